@@ -1,0 +1,43 @@
+// @swc/jest compiles TypeScript and the ESM-only NestJS 12 packages to CommonJS,
+// so the tests run on Node 20 without experimental flags (see docs/adr).
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const shared = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|cj|mj)s$': swc },
+  // The ESM-only packages among the dependencies; everything else in node_modules is CommonJS.
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|@electric-sql|content-disposition|file-type|cookie|strtok3|token-types|uint8array-extras|@tokenizer)/)',
+  ],
+  moduleNameMapper: {
+    '^@pet-adoption/api-keys(|/.*)$': '<rootDir>/libs/api-keys/src$1',
+    '^@pet-adoption/rate-limit(|/.*)$': '<rootDir>/libs/rate-limit/src$1',
+  },
+};
+
+module.exports = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
+};

@@ -1,0 +1,110 @@
+/**
+ * Typed configuration, read once from the environment and validated at start-up.
+ * A bad value stops the service with a message that names the variable.
+ */
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export class AppConfig {
+  port!: number;
+  host!: string;
+  /** Absolute base of the v1 API, used in Location and Link headers and in the OpenAPI servers. */
+  publicBaseUrl!: string;
+  stagingBaseUrl?: string;
+  /** PostgreSQL connection string; when absent the service runs an embedded engine. */
+  databaseUrl?: string;
+  /** Where the embedded engine keeps its files. */
+  dataDir!: string;
+  runMigrations!: boolean;
+  databasePoolSize!: number;
+  databaseConnectTimeoutMs!: number;
+  databaseStatementTimeoutMs!: number;
+  /** Instant from which the deprecated GET /v1/pets/{petId} answers 410. */
+  getPetSunset!: Date;
+  logLevel!: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}".`);
+  }
+  return Number(raw);
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ConfigError(name, `must be "true" or "false", got "${raw}".`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    // The value may hold a password: never echo it.
+    throw new ConfigError(name, 'is not a valid URL.');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}.`);
+  }
+  return raw;
+}
+
+function instant(env: Env, name: string, fallback: string): Date {
+  const raw = read(env, name) ?? fallback;
+  const isIso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(raw);
+  const date = new Date(raw);
+  if (!isIso || Number.isNaN(date.getTime())) {
+    throw new ConfigError(
+      name,
+      `must be an ISO 8601 instant such as 2030-12-05T00:00:00Z, got "${raw}".`,
+    );
+  }
+  return date;
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = read(env, name) ?? fallback;
+  if (!(values as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${values.join(', ')}, got "${raw}".`);
+  }
+  return raw as T;
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const publicBaseUrl =
+    url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}/v1`;
+  return Object.assign(new AppConfig(), {
+    port,
+    host: read(env, 'HOST') ?? '0.0.0.0',
+    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    stagingBaseUrl: url(env, 'STAGING_BASE_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: read(env, 'DATA_DIR') ?? './data',
+    runMigrations: boolean(env, 'RUN_MIGRATIONS', true),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseConnectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 1000, 1, 600_000),
+    databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 1, 600_000),
+    getPetSunset: instant(env, 'GET_PET_SUNSET', '2030-12-05T00:00:00Z'),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
+  } satisfies AppConfig);
+}

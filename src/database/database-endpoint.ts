@@ -1,0 +1,34 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { EmbeddedPostgres } from './embedded-postgres';
+
+/**
+ * Where the database is: the configured DATABASE_URL, or an embedded engine started on demand.
+ */
+@Injectable()
+export class DatabaseEndpoint implements OnApplicationShutdown {
+  private static readonly logger = new Logger('Database');
+  private embedded?: EmbeddedPostgres;
+
+  private constructor(readonly url: string) {}
+
+  static async resolve(config: AppConfig): Promise<DatabaseEndpoint> {
+    if (config.databaseUrl) return new DatabaseEndpoint(config.databaseUrl);
+    DatabaseEndpoint.logger.log(
+      `No DATABASE_URL: using the embedded PostgreSQL in ${config.dataDir}`,
+    );
+    // One spare connection so that a pool replacing a broken connection is never refused.
+    const embedded = await EmbeddedPostgres.start(config.dataDir, config.databasePoolSize + 1);
+    const endpoint = new DatabaseEndpoint(embedded.url);
+    endpoint.embedded = embedded;
+    return endpoint;
+  }
+
+  get isEmbedded(): boolean {
+    return this.embedded !== undefined;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.embedded?.stop();
+  }
+}

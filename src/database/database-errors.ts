@@ -1,0 +1,43 @@
+/** Network-level error codes of Node and pg that mean "the database cannot be reached". */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '57014', // query_canceled (statement timeout)
+]);
+
+const UNREACHABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'Client has encountered a connection error',
+  'Connection ended unexpectedly',
+];
+
+/** Whether an error means the database is unreachable (a 503), as opposed to a bug (a 500). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (
+    let e = error as
+      { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown } | undefined;
+    e;
+  ) {
+    if (typeof e.code === 'string' && (UNREACHABLE_CODES.has(e.code) || e.code.startsWith('08'))) {
+      return true;
+    }
+    if (
+      typeof e.message === 'string' &&
+      UNREACHABLE_MESSAGES.some((m) => (e!.message as string).includes(m))
+    ) {
+      return true;
+    }
+    e = (e.driverError ?? e.cause) as typeof e;
+  }
+  return false;
+}

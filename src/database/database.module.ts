@@ -1,0 +1,44 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../config/app-config';
+import { DatabaseEndpoint } from './database-endpoint';
+import { migrations } from './migrations';
+
+@Module({
+  providers: [
+    { provide: DatabaseEndpoint, inject: [AppConfig], useFactory: DatabaseEndpoint.resolve },
+  ],
+  exports: [DatabaseEndpoint],
+})
+class DatabaseEndpointModule {}
+
+@Module({
+  imports: [
+    DatabaseEndpointModule,
+    TypeOrmModule.forRootAsync({
+      imports: [DatabaseEndpointModule],
+      inject: [AppConfig, DatabaseEndpoint],
+      useFactory: (config: AppConfig, endpoint: DatabaseEndpoint) => ({
+        type: 'postgres' as const,
+        url: endpoint.url,
+        autoLoadEntities: true,
+        migrations,
+        migrationsRun: config.runMigrations,
+        synchronize: false,
+        // A single attempt: the service starts (or fails) promptly and recovers from
+        // outages per request, through the pool.
+        retryAttempts: 0,
+        extra: {
+          max: config.databasePoolSize,
+          // An outage must turn into a prompt 503, never an endless wait.
+          connectionTimeoutMillis: config.databaseConnectTimeoutMs,
+          statement_timeout: config.databaseStatementTimeoutMs,
+          query_timeout: config.databaseStatementTimeoutMs + 1000,
+          idleTimeoutMillis: 30_000,
+        },
+      }),
+    }),
+  ],
+  exports: [DatabaseEndpointModule],
+})
+export class DatabaseModule {}

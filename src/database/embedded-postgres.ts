@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+/**
+ * A real PostgreSQL engine (PGlite) inside the process, served over the PostgreSQL wire
+ * protocol on loopback, so that the ordinary `pg` driver, TypeORM and the same migrations
+ * work unchanged. Meant for a first run and for tests, not for production load.
+ */
+export class EmbeddedPostgres {
+  private constructor(
+    private readonly db: PGlite,
+    private readonly server: PGLiteSocketServer,
+    readonly url: string,
+  ) {}
+
+  /**
+   * @param dataDir where the files live; `undefined` keeps everything in memory.
+   * @param maxConnections at least the pool size: the server refuses connections beyond it.
+   */
+  static async start(
+    dataDir: string | undefined,
+    maxConnections: number,
+  ): Promise<EmbeddedPostgres> {
+    let location: string | undefined;
+    if (dataDir !== undefined) {
+      // PGlite creates its own folder but not the folders above it.
+      mkdirSync(resolve(dataDir), { recursive: true });
+      location = resolve(dataDir, 'pgdata');
+    }
+    const db = await PGlite.create(location);
+    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
+    await server.start();
+    return new EmbeddedPostgres(
+      db,
+      server,
+      `postgres://postgres@${server.getServerConn()}/postgres`,
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.server.stop();
+    await this.db.close();
+  }
+}

@@ -1,0 +1,4 @@
+import { CreatePets1795219200000 } from './1795219200000-create-pets';
+
+/** Every migration, in order. Listed by class so that they load the same from src/ and dist/. */
+export const migrations = [CreatePets1795219200000];

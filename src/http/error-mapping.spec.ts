@@ -1,0 +1,84 @@
+import { BadRequestException, HttpException, NotFoundException } from '@nestjs/common';
+import { PetNotFoundError } from '../pets/domain/pet.errors';
+import { ApiError } from './api-error';
+import { toErrorResponse } from './error-mapping';
+
+describe('toErrorResponse', () => {
+  it('renders an unexpected error as a bare 500 that leaks nothing', () => {
+    const error = new Error('SELECT * FROM secrets WHERE password = hunter2');
+    const response = toErrorResponse(error);
+    expect(response).toEqual({
+      status: 500,
+      code: 'internal_error',
+      message: 'An unexpected error occurred.',
+      headers: {},
+      unexpected: true,
+    });
+  });
+
+  it('maps domain errors by their code', () => {
+    expect(toErrorResponse(new PetNotFoundError(4n))).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      message: 'No pet with id 4.',
+    });
+  });
+
+  it('keeps the status, code, message and headers of an ApiError', () => {
+    expect(
+      toErrorResponse(new ApiError(405, 'method_not_allowed', 'no', { allow: 'GET' })),
+    ).toEqual({
+      status: 405,
+      code: 'method_not_allowed',
+      message: 'no',
+      headers: { allow: 'GET' },
+      unexpected: false,
+    });
+  });
+
+  it('takes the code a library named in an HttpException body', () => {
+    const error = new HttpException({ code: 'key_temporarily_banned', message: 'banned' }, 429);
+    expect(toErrorResponse(error)).toMatchObject({
+      status: 429,
+      code: 'key_temporarily_banned',
+      message: 'banned',
+    });
+  });
+
+  it('derives the code from the status when none was named', () => {
+    expect(toErrorResponse(new NotFoundException('Cannot GET /x'))).toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
+    expect(toErrorResponse(new BadRequestException(['a is bad', 'b is bad']))).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'a is bad; b is bad',
+    });
+  });
+
+  it('maps Fastify transport errors to their codes', () => {
+    expect(toErrorResponse({ code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 })).toMatchObject({
+      status: 413,
+      code: 'payload_too_large',
+    });
+  });
+
+  it('answers 503 with Retry-After when the database is unreachable', () => {
+    const error = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
+    expect(toErrorResponse(error)).toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+      headers: { 'retry-after': '5' },
+    });
+  });
+
+  it('treats an HttpException of a status outside the code set as unexpected', () => {
+    expect(toErrorResponse(new HttpException('teapot', 418))).toMatchObject({
+      status: 500,
+      code: 'internal_error',
+    });
+  });
+});

@@ -1,0 +1,31 @@
+import { All, Controller, Req } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from './api-error';
+import { RouteTable } from './route-table';
+
+/**
+ * Catches every request under /v1 that no operation serves, so that it passes through the
+ * same guards as the operations (and gets the same headers) before it is refused:
+ * 405 with `Allow` when the path exists with other methods, 404 otherwise.
+ */
+@ApiExcludeController()
+@Controller('v1')
+export class FallbackController {
+  constructor(private readonly routes: RouteTable) {}
+
+  @All('*')
+  refuse(@Req() request: FastifyRequest): never {
+    const path = request.url.split('?')[0];
+    const allowed = this.routes.methodsFor(path);
+    if (allowed.length > 0) {
+      throw new ApiError(
+        405,
+        'method_not_allowed',
+        `${request.method} is not supported on ${path}; use ${allowed.join(', ')}.`,
+        { allow: allowed.join(', ') },
+      );
+    }
+    throw new ApiError(404, 'not_found', `No route for ${request.method} ${path}.`);
+  }
+}

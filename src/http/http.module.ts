@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ApiExceptionFilter } from './api-exception.filter';
+import { FallbackController } from './fallback.controller';
+import { createValidationPipe, JsonObjectBodyPipe } from './request-validation';
+import { RouteTable } from './route-table';
+
+/** The HTTP edge shared by every feature: error rendering, body and input validation, unknown routes. */
+@Module({
+  controllers: [FallbackController],
+  providers: [
+    RouteTable,
+    { provide: APP_FILTER, useClass: ApiExceptionFilter },
+    { provide: APP_PIPE, useClass: JsonObjectBodyPipe },
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+  ],
+  exports: [RouteTable],
+})
+export class HttpModule {}

@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import secureJson from 'secure-json-parse';
+import { ApiError } from './api-error';
+
+/** Largest request body the API reads. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+/**
+ * Bodies up to this size are read and refused after authentication (so the refusal carries the
+ * rate-limit headers); larger ones are cut off by Fastify as they arrive, before anything else.
+ */
+export const BODY_HARD_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * A body that could not be accepted. Parsing never fails the request by itself: the failure
+ * travels as the body and is raised when a handler asks for the body, so that the contract's
+ * order of checks (route, authentication, rate limit, then the body) holds.
+ */
+export class RejectedBody {
+  constructor(readonly error: ApiError) {}
+}
+
+const tooLarge = () =>
+  new RejectedBody(
+    new ApiError(
+      413,
+      'payload_too_large',
+      `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`,
+    ),
+  );
+
+/** Replaces Fastify's body parsers with a JSON-only parser that defers its failures. */
+export function installJsonBodyParser(fastify: FastifyInstance): void {
+  fastify.removeAllContentTypeParsers();
+
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_HARD_LIMIT_BYTES },
+    (_request, body, done) => {
+      const text = body as string;
+      if (Buffer.byteLength(text) > BODY_LIMIT_BYTES) return done(null, tooLarge());
+      try {
+        // Refuses __proto__ and constructor.prototype keys, which could reach object prototypes.
+        done(null, secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' }));
+      } catch (error) {
+        done(
+          null,
+          new RejectedBody(
+            // secure-json-parse reports both kinds as SyntaxError; only the message tells them apart.
+            /forbidden prototype property/.test((error as Error).message)
+              ? new ApiError(
+                  400,
+                  'validation_failed',
+                  'The body must not contain the properties __proto__ or constructor.prototype.',
+                )
+              : new ApiError(400, 'malformed_json', 'The request body is not valid JSON.'),
+          ),
+        );
+      }
+    },
+  );
+
+  fastify.addContentTypeParser('*', (request, _payload, done) => {
+    done(
+      null,
+      new RejectedBody(
+        new ApiError(
+          415,
+          'unsupported_media_type',
+          `The request body must be application/json, not ${request.headers['content-type'] ?? 'untyped'}.`,
+        ),
+      ),
+    );
+  });
+}

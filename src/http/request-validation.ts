@@ -1,0 +1,61 @@
+import {
+  ArgumentMetadata,
+  Injectable,
+  PipeTransform,
+  ValidationError,
+  ValidationPipe,
+} from '@nestjs/common';
+import { ApiError } from './api-error';
+import { RejectedBody } from './json-body';
+
+function messagesOf(errors: ValidationError[], path = ''): string[] {
+  return errors.flatMap((error) => {
+    const property = path ? `${path}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {});
+    return [...own, ...messagesOf(error.children ?? [], property)];
+  });
+}
+
+/** Validates DTO classes only: a path parameter parsed by its own pipe (a bigint id) is left alone. */
+class StrictValidationPipe extends ValidationPipe {
+  protected override toValidate(metadata: ArgumentMetadata): boolean {
+    return (metadata.metatype as unknown) !== BigInt && super.toValidate(metadata);
+  }
+}
+
+/**
+ * Strict validation of bodies, queries and path parameters: no coercion, unknown properties
+ * refused, every failure a 400 `validation_failed` that names the offending fields.
+ */
+export function createValidationPipe(): ValidationPipe {
+  return new StrictValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    transform: true,
+    transformOptions: { enableImplicitConversion: false },
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) =>
+      new ApiError(
+        400,
+        'validation_failed',
+        messagesOf(errors).join('; ') || 'The request is invalid.',
+      ),
+  });
+}
+
+/** Raises the deferred body failure, and refuses a body that is not a JSON object. */
+@Injectable()
+export class JsonObjectBodyPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    if (metadata.type !== 'body') return value;
+    if (value instanceof RejectedBody) throw value.error;
+    if (value === undefined) {
+      throw new ApiError(400, 'validation_failed', 'A JSON object body is required.');
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new ApiError(400, 'validation_failed', 'The request body must be a JSON object.');
+    }
+    return value;
+  }
+}

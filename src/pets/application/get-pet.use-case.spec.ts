@@ -1,0 +1,17 @@
+import { PetNotFoundError } from '../domain/pet.errors';
+import { GetPet } from './get-pet.use-case';
+import { InMemoryPetRepository } from './testing/in-memory-pet.repository';
+
+describe('GetPet', () => {
+  it('returns the pet with that id', async () => {
+    const pets = new InMemoryPetRepository();
+    const stored = await pets.add({ name: 'Rex', categoryId: 3, status: 'pending' });
+    expect(await new GetPet(pets).execute(1n)).toEqual(stored);
+  });
+
+  it('raises not found for an unknown id', async () => {
+    await expect(new GetPet(new InMemoryPetRepository()).execute(7n)).rejects.toThrow(
+      PetNotFoundError,
+    );
+  });
+});

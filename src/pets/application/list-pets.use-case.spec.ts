@@ -1,0 +1,43 @@
+import { ListPets } from './list-pets.use-case';
+import { InMemoryPetRepository } from './testing/in-memory-pet.repository';
+
+describe('ListPets', () => {
+  let pets: InMemoryPetRepository;
+  let listPets: ListPets;
+
+  beforeEach(async () => {
+    pets = new InMemoryPetRepository();
+    listPets = new ListPets(pets);
+    for (let i = 1; i <= 25; i++) {
+      await pets.add({
+        name: `pet ${i}`,
+        categoryId: 1,
+        status: i % 5 === 0 ? 'sold' : 'available',
+      });
+    }
+  });
+
+  it('returns 20 pets by default, in ascending id, with the id to continue after', async () => {
+    const page = await listPets.execute({});
+    expect(page.pets.map((p) => p.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(page.nextAfter).toBe(20);
+  });
+
+  it('continues after the given id and reports the last page', async () => {
+    const page = await listPets.execute({ after: 20n });
+    expect(page.pets.map((p) => p.id)).toEqual([21, 22, 23, 24, 25]);
+    expect(page.nextAfter).toBeNull();
+  });
+
+  it('has no next page when the page is exactly full', async () => {
+    const page = await listPets.execute({ limit: 25 });
+    expect(page.pets).toHaveLength(25);
+    expect(page.nextAfter).toBeNull();
+  });
+
+  it('filters by status', async () => {
+    const page = await listPets.execute({ status: 'sold', limit: 2 });
+    expect(page.pets.map((p) => p.id)).toEqual([5, 10]);
+    expect(page.nextAfter).toBe(10);
+  });
+});

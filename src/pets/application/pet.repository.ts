@@ -1,0 +1,18 @@
+import { NewPet, Pet } from '../domain/pet';
+import { PetStatus } from '../domain/pet-status';
+
+export interface PetPageQuery {
+  /** Only pets with this status, when given. */
+  status?: PetStatus;
+  /** Only pets whose id is greater than this (keyset pagination). */
+  after?: bigint;
+  /** Maximum number of pets to return. */
+  limit: number;
+}
+
+/** Port: where pets are kept. Pages are ordered by ascending id. */
+export abstract class PetRepository {
+  abstract add(pet: NewPet): Promise<Pet>;
+  abstract findById(id: bigint): Promise<Pet | null>;
+  abstract findPage(query: PetPageQuery): Promise<Pet[]>;
+}

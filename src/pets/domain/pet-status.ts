@@ -1,0 +1,10 @@
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
+
+export type PetStatus = (typeof PET_STATUSES)[number];
+
+/** Status a pet gets when its creator does not say. */
+export const DEFAULT_PET_STATUS: PetStatus = 'available';
+
+export function isPetStatus(value: unknown): value is PetStatus {
+  return (PET_STATUSES as readonly unknown[]).includes(value);
+}

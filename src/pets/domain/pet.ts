@@ -1,0 +1,42 @@
+import { DEFAULT_PET_STATUS, isPetStatus, PetStatus } from './pet-status';
+import { InvalidPetError } from './pet.errors';
+
+export const PET_NAME_MAX_LENGTH = 100;
+/**
+ * Largest category id accepted: 2^53 - 1, the largest int64 that JSON clients in every
+ * language carry exactly. Larger values would be silently rounded by some clients.
+ */
+export const MAX_CATEGORY_ID = Number.MAX_SAFE_INTEGER;
+
+export interface Pet {
+  readonly id: number;
+  readonly name: string;
+  readonly categoryId: number;
+  readonly status: PetStatus;
+}
+
+/** A pet that is valid but not stored yet, so it has no id. */
+export type NewPet = Omit<Pet, 'id'>;
+
+export interface NewPetInput {
+  name: string;
+  categoryId: number;
+  status?: PetStatus;
+}
+
+/** Builds a new pet, enforcing the invariants every stored pet satisfies. */
+export function newPet(input: NewPetInput): NewPet {
+  const { name, categoryId, status = DEFAULT_PET_STATUS } = input;
+  if (name.length < 1 || name.length > PET_NAME_MAX_LENGTH || name.trim() === '') {
+    throw new InvalidPetError(
+      `name must be 1 to ${PET_NAME_MAX_LENGTH} characters and not only white space.`,
+    );
+  }
+  if (!Number.isInteger(categoryId) || categoryId < 1 || categoryId > MAX_CATEGORY_ID) {
+    throw new InvalidPetError(`categoryId must be an integer from 1 to ${MAX_CATEGORY_ID}.`);
+  }
+  if (!isPetStatus(status)) {
+    throw new InvalidPetError('status must be one of available, pending, sold.');
+  }
+  return { name, categoryId, status };
+}

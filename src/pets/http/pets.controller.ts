@@ -1,0 +1,119 @@
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiBearerAuth, ApiParam, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { AppConfig } from '../../config/app-config';
+import { ApiErrorResponses } from '../../http/api-error-responses.decorator';
+import { CreatePet } from '../application/create-pet.use-case';
+import { GetPet } from '../application/get-pet.use-case';
+import { ListPets } from '../application/list-pets.use-case';
+import { Pet } from '../domain/pet';
+import { ListPetsQueryDto } from './dto/list-pets-query.dto';
+import { NewPetDto } from './dto/new-pet.dto';
+import { PetDto } from './dto/pet.dto';
+import { GetPetSunsetGuard } from './get-pet-deprecation';
+import { PetIdPipe } from './pet-id.pipe';
+
+@ApiTags('animals')
+@ApiBearerAuth()
+@ApiErrorResponses(401, 429, 500, 503)
+@Controller('v1/pets')
+export class PetsController {
+  constructor(
+    private readonly listPets: ListPets,
+    private readonly createPet: CreatePet,
+    private readonly getPet: GetPet,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listPets',
+    summary: 'List animals',
+    description: 'Returns a page of animals in ascending id order.',
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The list of animals',
+    type: PetDto,
+    isArray: true,
+    headers: {
+      Link: {
+        description:
+          'RFC 8288 link to the next page (`rel="next"`), present when more animals match',
+        schema: { type: 'string' },
+      },
+    },
+  })
+  @ApiErrorResponses(400)
+  async list(
+    @Query() query: ListPetsQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Pet[]> {
+    const limit = query.limit === undefined ? undefined : Number(query.limit);
+    const after = query.after === undefined ? undefined : BigInt(query.after);
+    const page = await this.listPets.execute({ status: query.status, after, limit });
+    if (page.nextAfter !== null) {
+      const next = new URLSearchParams();
+      if (limit !== undefined) next.set('limit', String(limit));
+      if (query.status) next.set('status', query.status);
+      next.set('after', String(page.nextAfter));
+      void reply.header('link', `<${this.config.publicBaseUrl}/pets?${next}>; rel="next"`);
+    }
+    return page.pets;
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ operationId: 'createPet', summary: 'Add an animal' })
+  @ApiResponse({
+    status: 201,
+    description: 'Animal added; the body carries the assigned id',
+    type: PetDto,
+    headers: {
+      Location: {
+        description: 'Address of the new animal',
+        schema: { type: 'string', format: 'uri' },
+      },
+    },
+  })
+  @ApiErrorResponses(400, 413, 415)
+  async create(
+    @Body() body: NewPetDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Pet> {
+    const pet = await this.createPet.execute(body);
+    void reply.header('location', `${this.config.publicBaseUrl}/pets/${pet.id}`);
+    return pet;
+  }
+
+  @Get(':petId')
+  @UseGuards(GetPetSunsetGuard)
+  @ApiOperation({
+    operationId: 'getPet',
+    summary: 'Fetch one animal (deprecated)',
+    description:
+      'Deprecated: scheduled for removal on 5 December 2030 (answers 410 from then on). ' +
+      'Use `GET /pets` with a `status` filter instead.',
+    deprecated: true,
+  })
+  @ApiParam({
+    name: 'petId',
+    description: 'Identifier of the animal to retrieve',
+    schema: { type: 'integer', format: 'int64', minimum: 1 },
+  })
+  @ApiResponse({ status: 200, description: 'The requested animal', type: PetDto })
+  @ApiErrorResponses(400, 404, 410)
+  get(@Param('petId', PetIdPipe) petId: bigint): Promise<Pet> {
+    return this.getPet.execute(petId);
+  }
+}

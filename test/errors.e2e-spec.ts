@@ -1,0 +1,85 @@
+import { TcpProxy } from './support/tcp-proxy';
+import { apiClient, expectError, request } from './support/http';
+import { startTestApp, TestApp } from './support/test-app';
+
+describe('errors of every layer share the Error body', () => {
+  let t: TestApp;
+  let api: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    api = apiClient(t.url);
+  });
+  afterAll(() => t.close());
+
+  it.each(['/v1/nope', '/v1/pets/1/owners', '/v1', '/nope', '/v2/pets'])(
+    'answers 404 not_found to an unknown route %s',
+    async (path) => {
+      const response = expectError(await api.get(path), 404, 'not_found');
+      expect(response.body.message).toContain(path);
+    },
+  );
+
+  it.each([
+    ['put', '/v1/pets', 'GET, HEAD, POST'],
+    ['delete', '/v1/pets', 'GET, HEAD, POST'],
+    ['patch', '/v1/pets/1', 'GET, HEAD'],
+    ['delete', '/v1/pets/1', 'GET, HEAD'],
+    ['post', '/v1/pets/1', 'GET, HEAD'],
+  ] as const)('answers 405 with Allow to %s %s', async (method, path, allow) => {
+    const response = expectError(await api[method](path), 405, 'method_not_allowed');
+    expect(response.headers.allow).toBe(allow);
+  });
+
+  it('never reveals internals in a 4xx message', async () => {
+    const response = await api
+      .post('/v1/pets')
+      .set('content-type', 'application/json')
+      .send('{"name":');
+    expect(JSON.stringify(response.body)).not.toMatch(/at |\.ts|SyntaxError|FST_/);
+  });
+});
+
+describe('when the database becomes unreachable', () => {
+  let t: TestApp;
+  let proxy: TcpProxy;
+  let api: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    const database = new URL(process.env.DATABASE_URL!);
+    proxy = await new TcpProxy(database.hostname, Number(database.port || 5432)).start();
+    database.host = `127.0.0.1:${proxy.port}`;
+    t = await startTestApp({
+      DATABASE_URL: database.toString(),
+      DATABASE_CONNECT_TIMEOUT_MS: '500',
+    });
+    api = apiClient(t.url);
+  });
+  afterAll(async () => {
+    await t.close();
+    await proxy.stop();
+  });
+
+  it('answers 503 with Retry-After while it is down, and recovers by itself', async () => {
+    expect((await api.get('/v1/pets')).status).toBe(200);
+
+    proxy.cut();
+    const started = Date.now();
+    for (const response of [
+      await api.get('/v1/pets'),
+      await api.post('/v1/pets').send({ name: 'Rex', categoryId: 1 }),
+      await api.get('/v1/pets/1'),
+    ]) {
+      expectError(response, 503, 'service_unavailable');
+      expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+    // Three requests answered promptly (the connect timeout is 500 ms): an outage never hangs.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const ready = await request(t.url).get('/health/ready');
+    expectError(ready, 503, 'service_unavailable');
+
+    proxy.restore();
+    expect((await api.get('/v1/pets')).status).toBe(200);
+    expect((await request(t.url).get('/health/ready')).status).toBe(200);
+  });
+});

@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from './support/http';
+import { startTestApp, TestApp } from './support/test-app';
+
+type Operation = {
+  operationId: string;
+  tags: string[];
+  security: unknown[];
+  deprecated?: boolean;
+  responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }>;
+};
+
+describe('the OpenAPI document and the health endpoints', () => {
+  let t: TestApp;
+  let document: {
+    openapi: string;
+    info: { version: string };
+    servers: { url: string }[];
+    paths: Record<string, Record<string, Operation>>;
+    components: { securitySchemes: Record<string, { type: string; scheme: string }> };
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      PUBLIC_BASE_URL: 'https://pets.example/v1',
+      STAGING_BASE_URL: 'https://staging.pets.example/v1',
+    });
+    const response = await request(t.url).get('/v1/openapi.json');
+    expect(response.status).toBe(200);
+    document = response.body;
+  });
+  afterAll(() => t.close());
+
+  const operation = (path: string, method: string) => document.paths[path][method];
+
+  it('describes version 1.0.0 of the interface on the configured servers', () => {
+    expect(document.openapi).toMatch(/^3\./);
+    expect(document.info.version).toBe('1.0.0');
+    expect(document.servers.map((s) => s.url)).toEqual([
+      'https://pets.example/v1',
+      'https://staging.pets.example/v1',
+    ]);
+  });
+
+  it('has the three operations, tagged animals, each behind the bearer scheme', () => {
+    const operations = [
+      operation('/pets', 'get'),
+      operation('/pets', 'post'),
+      operation('/pets/{petId}', 'get'),
+    ];
+    expect(operations.map((o) => o.operationId)).toEqual(['listPets', 'createPet', 'getPet']);
+    for (const o of operations) {
+      expect(o.tags).toEqual(['animals']);
+      expect(o.security).toEqual([{ bearer: [] }]);
+    }
+    expect(document.components.securitySchemes.bearer).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
+  });
+
+  it('marks getPet deprecated, with its headers on every response', () => {
+    const getPet = operation('/pets/{petId}', 'get');
+    expect(getPet.deprecated).toBe(true);
+    expect(Object.keys(getPet.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '404',
+      '410',
+      '429',
+      '500',
+      '503',
+    ]);
+    for (const response of Object.values(getPet.responses)) {
+      expect(Object.keys(response.headers ?? {})).toEqual(
+        expect.arrayContaining(['Deprecation', 'Sunset', 'Link']),
+      );
+    }
+    expect(operation('/pets', 'get').deprecated).toBeUndefined();
+  });
+
+  it('documents the statuses of each operation, Location, Link and Retry-After', () => {
+    const create = operation('/pets', 'post');
+    expect(Object.keys(create.responses).sort()).toEqual([
+      '201',
+      '400',
+      '401',
+      '413',
+      '415',
+      '429',
+      '500',
+      '503',
+    ]);
+    expect(create.responses['201'].headers).toHaveProperty('Location');
+    expect(operation('/pets', 'get').responses['200'].headers).toHaveProperty('Link');
+    expect(create.responses['429'].headers).toHaveProperty('Retry-After');
+  });
+
+  it('matches the committed openapi.json apart from the servers', () => {
+    const committed = JSON.parse(readFileSync(join(__dirname, '..', 'openapi.json'), 'utf8'));
+    expect({ ...document, servers: committed.servers }).toEqual(committed);
+  });
+
+  it('serves the interactive documentation page', async () => {
+    const response = await request(t.url).get('/v1/docs');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+  });
+
+  it('reports liveness and readiness without a key', async () => {
+    expect((await request(t.url).get('/health/live')).body).toEqual({ status: 'ok' });
+    expect((await request(t.url).get('/health/ready')).body).toEqual({
+      status: 'ok',
+      checks: { database: 'up' },
+    });
+  });
+});

@@ -1,0 +1,56 @@
+import { createServer, connect, Server, Socket } from 'node:net';
+
+/**
+ * A loopback TCP proxy between the service and a dependency, so that a test can cut the
+ * connection and restore it without touching the real server.
+ */
+export class TcpProxy {
+  private readonly sockets = new Set<Socket>();
+  private server?: Server;
+  private cutOff = false;
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async start(port = 0): Promise<this> {
+    this.server = createServer((client) => this.accept(client));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+    return this;
+  }
+
+  private accept(client: Socket): void {
+    if (this.cutOff) {
+      client.destroy();
+      return;
+    }
+    const upstream = connect(this.targetPort, this.targetHost);
+    for (const socket of [client, upstream]) {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  }
+
+  /** Drops every open connection and refuses new ones, as a crashed server would. */
+  cut(): void {
+    this.cutOff = true;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  restore(): void {
+    this.cutOff = false;
+  }
+
+  async stop(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+}
