@@ -64,7 +64,8 @@ function messageOf(response: unknown, fallback: string): string {
 /** Turns anything thrown while serving a request into the Error body and its status. */
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof ApiError) {
-    return { ...error, message: error.message, headers: error.headers, unexpected: false };
+    const { status, code, message, headers } = error;
+    return { status, code, message, headers, unexpected: false };
   }
   if (error instanceof DomainError && STATUS_OF_DOMAIN_CODE[error.code]) {
     const status = STATUS_OF_DOMAIN_CODE[error.code];
