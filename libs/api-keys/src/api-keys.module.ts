@@ -1,0 +1,66 @@
+import { DynamicModule, Module, ModuleMetadata, Provider, Type } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { ApiKeyStore } from './api-key-store';
+import { ApiKeyGuard } from './api-key.guard';
+import { API_KEYS_OPTIONS, ApiKeysOptions, resolveOptions } from './api-keys.options';
+import { ApiKeys } from './api-keys.service';
+import { ApiKeyOrmEntity } from './typeorm/api-key.orm-entity';
+import { TypeOrmApiKeyStore } from './typeorm/typeorm-api-key.store';
+
+export interface ApiKeysStoreBinding {
+  /** The ApiKeyStore implementation. */
+  useClass: Type<ApiKeyStore>;
+  /** Modules the implementation needs. */
+  imports?: ModuleMetadata['imports'];
+}
+
+export interface ApiKeysAsyncOptions {
+  imports?: ModuleMetadata['imports'];
+  inject?: (string | symbol | Type)[];
+  useFactory: (...args: never[]) => ApiKeysOptions | Promise<ApiKeysOptions>;
+  /** Where keys are kept; by default the `api_keys` table through TypeORM. */
+  store?: ApiKeysStoreBinding;
+}
+
+const TYPEORM_STORE: ApiKeysStoreBinding = {
+  useClass: TypeOrmApiKeyStore,
+  imports: [TypeOrmModule.forFeature([ApiKeyOrmEntity])],
+};
+
+/**
+ * Bearer API keys: the guard, the authenticator behind it, and the key administration.
+ * Import it once; bind another key store with `store: { useClass: MyStore }`.
+ */
+@Module({})
+export class ApiKeysModule {
+  static forRoot(options: ApiKeysOptions, store?: ApiKeysStoreBinding): DynamicModule {
+    return ApiKeysModule.forRootAsync({ useFactory: () => options, store });
+  }
+
+  static forRootAsync({
+    imports = [],
+    inject = [],
+    useFactory,
+    store = TYPEORM_STORE,
+  }: ApiKeysAsyncOptions): DynamicModule {
+    const providers: Provider[] = [
+      {
+        provide: API_KEYS_OPTIONS,
+        inject,
+        useFactory: async (...args: never[]) => resolveOptions(await useFactory(...args)),
+      },
+      { provide: ApiKeyStore, useClass: store.useClass },
+      ApiKeyAuthenticator,
+      ApiKeyGuard,
+      ApiKeys,
+    ];
+    return {
+      module: ApiKeysModule,
+      global: true,
+      imports: [...imports, ...(store.imports ?? [])],
+      providers,
+      exports: [ApiKeyAuthenticator, ApiKeyGuard, ApiKeys, ApiKeyStore],
+    };
+  }
+}

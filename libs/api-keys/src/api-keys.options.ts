@@ -1,0 +1,31 @@
+import { DEFAULT_PLAN_TABLE, PlanTable } from './plans';
+
+export interface ApiKeysOptions {
+  /** Prefix of issued keys, telling live from test keys: `pet_live_` or `pet_test_`. */
+  keyPrefix: string;
+  /** Limits of the free, pro and business plans; the specification's by default. */
+  plans?: PlanTable;
+  /** How long a look-up is trusted: a revoked key is refused everywhere within this time. */
+  cacheTtlMs?: number;
+  /** How long an unknown key is remembered as unknown. */
+  negativeCacheTtlMs?: number;
+  /** Most keys remembered at once, so that random keys cannot grow the cache without bound. */
+  maxCacheEntries?: number;
+  /** How often the last use of keys is written, in one statement for all keys used meanwhile. */
+  lastUsedFlushMs?: number;
+}
+
+export const API_KEYS_OPTIONS = Symbol('API_KEYS_OPTIONS');
+
+export type ResolvedApiKeysOptions = Required<ApiKeysOptions>;
+
+export function resolveOptions(options: ApiKeysOptions): ResolvedApiKeysOptions {
+  return {
+    plans: options.plans ?? DEFAULT_PLAN_TABLE,
+    cacheTtlMs: options.cacheTtlMs ?? 2_000,
+    negativeCacheTtlMs: options.negativeCacheTtlMs ?? 1_000,
+    maxCacheEntries: options.maxCacheEntries ?? 10_000,
+    lastUsedFlushMs: options.lastUsedFlushMs ?? 10_000,
+    keyPrefix: options.keyPrefix,
+  };
+}

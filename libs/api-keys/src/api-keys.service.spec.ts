@@ -1,0 +1,92 @@
+import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { ApiKeyRequestError } from './api-key.errors';
+import { resolveOptions } from './api-keys.options';
+import { ApiKeys, IssueApiKey } from './api-keys.service';
+import { InMemoryApiKeyStore } from './testing/in-memory-api-key.store';
+
+describe('ApiKeys', () => {
+  let store: InMemoryApiKeyStore;
+  let authenticator: ApiKeyAuthenticator;
+  let keys: ApiKeys;
+
+  beforeEach(() => {
+    store = new InMemoryApiKeyStore();
+    const options = resolveOptions({
+      keyPrefix: 'pet_live_',
+      plans: {
+        free: { perMinute: 5, perDay: 50 },
+        pro: { perMinute: 300, perDay: 10_000 },
+        business: { perMinute: 1000, perDay: 100_000 },
+      },
+    });
+    authenticator = new ApiKeyAuthenticator(store, options);
+    keys = new ApiKeys(store, authenticator, options);
+  });
+  afterEach(() => authenticator.onModuleDestroy());
+
+  it('issues a key once, stores only its hash and prefix, and lists it without secrets', async () => {
+    const { apiKey, key } = await keys.issue({ name: 'shop', plan: 'free' });
+    expect(key).toMatch(/^pet_live_/);
+    expect(apiKey).toMatchObject({
+      name: 'shop',
+      plan: 'free',
+      limits: { perMinute: 5, perDay: 50 },
+      prefix: key.slice(0, 13),
+    });
+    expect(JSON.stringify(store.records)).not.toContain(key);
+    expect(JSON.stringify(await keys.list())).not.toContain(key);
+    expect(JSON.stringify(await keys.list())).not.toContain(store.records[0].hash);
+  });
+
+  it('keeps the own limits of an enterprise key', async () => {
+    const { apiKey } = await keys.issue({
+      name: 'big',
+      plan: 'enterprise',
+      limits: { perMinute: 5000, perDay: 1_000_000 },
+    });
+    expect(apiKey.limits).toEqual({ perMinute: 5000, perDay: 1_000_000 });
+  });
+
+  it.each<[string, IssueApiKey, RegExp]>([
+    ['an unknown plan', { name: 'a', plan: 'gold' as never }, /plan must be one of/],
+    ['an enterprise key without limits', { name: 'a', plan: 'enterprise' }, /limits are required/],
+    [
+      'limits on a free key',
+      { name: 'a', plan: 'free', limits: { perMinute: 1, perDay: 1 } },
+      /cannot be given/,
+    ],
+    [
+      'a zero limit',
+      { name: 'a', plan: 'enterprise', limits: { perMinute: 0, perDay: 10 } },
+      /perMinute must be a positive/,
+    ],
+    [
+      'a negative limit',
+      { name: 'a', plan: 'enterprise', limits: { perMinute: 1, perDay: -1 } },
+      /perDay must be a positive/,
+    ],
+    [
+      'a fractional limit',
+      { name: 'a', plan: 'enterprise', limits: { perMinute: 1.5, perDay: 10 } },
+      /perMinute/,
+    ],
+    [
+      'a minute limit above the day limit',
+      { name: 'a', plan: 'enterprise', limits: { perMinute: 11, perDay: 10 } },
+      /cannot exceed/,
+    ],
+    ['an empty name', { name: ' ', plan: 'free' }, /name/],
+  ])('refuses %s', async (_, request, message) => {
+    await expect(keys.issue(request)).rejects.toThrow(ApiKeyRequestError);
+    await expect(keys.issue(request)).rejects.toThrow(message);
+    expect(store.records).toHaveLength(0);
+  });
+
+  it('revokes a key once, and reports an unknown one as not found', async () => {
+    await keys.issue({ name: 'a', plan: 'free' });
+    await keys.revoke('1');
+    expect((await keys.list())[0].revokedAt).toBeInstanceOf(Date);
+    await expect(keys.revoke('1')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(keys.revoke('99')).rejects.toMatchObject({ code: 'not_found' });
+  });
+});

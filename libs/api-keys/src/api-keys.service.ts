@@ -1,0 +1,109 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiKeyRecord } from './api-key';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { generateApiKey } from './api-key-secret';
+import { ApiKeyStore } from './api-key-store';
+import { ApiKeyRequestError } from './api-key.errors';
+import { API_KEYS_OPTIONS, ResolvedApiKeysOptions } from './api-keys.options';
+import { isPlan, Plan, PLANS, RateLimits } from './plans';
+
+export interface IssueApiKey {
+  name: string;
+  plan: Plan;
+  limits?: RateLimits;
+}
+
+/** An API key as shown to an administrator: never the hash. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  plan: Plan;
+  limits: RateLimits;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+/** The administration of keys: issue (the only time a key is seen), list and revoke. */
+@Injectable()
+export class ApiKeys {
+  constructor(
+    private readonly store: ApiKeyStore,
+    private readonly authenticator: ApiKeyAuthenticator,
+    @Inject(API_KEYS_OPTIONS) private readonly options: ResolvedApiKeysOptions,
+  ) {}
+
+  async issue(request: IssueApiKey): Promise<{ apiKey: ApiKeyView; key: string }> {
+    this.check(request);
+    const { key, prefix, hash } = generateApiKey(this.options.keyPrefix);
+    const record = await this.store.insert({
+      name: request.name,
+      plan: request.plan,
+      limits: request.plan === 'enterprise' ? request.limits! : null,
+      prefix,
+      hash,
+    });
+    return { apiKey: this.view(record), key };
+  }
+
+  async list(): Promise<ApiKeyView[]> {
+    return (await this.store.list()).map((record) => this.view(record));
+  }
+
+  async revoke(id: string): Promise<void> {
+    if (!(await this.store.revoke(id, new Date()))) {
+      throw new ApiKeyRequestError('not_found', `No active API key with id ${id}.`);
+    }
+    this.authenticator.forget(id);
+  }
+
+  count(): Promise<number> {
+    return this.store.count();
+  }
+
+  private check({ name, plan, limits }: IssueApiKey): void {
+    if (typeof name !== 'string' || name.trim() === '' || name.length > 100) {
+      throw new ApiKeyRequestError('validation_failed', 'name must be 1 to 100 characters.');
+    }
+    if (!isPlan(plan)) {
+      throw new ApiKeyRequestError('validation_failed', `plan must be one of ${PLANS.join(', ')}.`);
+    }
+    if (plan !== 'enterprise') {
+      if (limits !== undefined) {
+        throw new ApiKeyRequestError(
+          'validation_failed',
+          `limits are set by the ${plan} plan and cannot be given.`,
+        );
+      }
+      return;
+    }
+    if (!limits) {
+      throw new ApiKeyRequestError(
+        'validation_failed',
+        'limits are required for the enterprise plan.',
+      );
+    }
+    for (const window of ['perMinute', 'perDay'] as const) {
+      const value = limits[window];
+      if (!Number.isSafeInteger(value) || value < 1) {
+        throw new ApiKeyRequestError(
+          'validation_failed',
+          `limits.${window} must be a positive integer.`,
+        );
+      }
+    }
+    if (limits.perMinute > limits.perDay) {
+      throw new ApiKeyRequestError(
+        'validation_failed',
+        'limits.perMinute cannot exceed limits.perDay.',
+      );
+    }
+  }
+
+  private view(record: ApiKeyRecord): ApiKeyView {
+    const limits = record.plan === 'enterprise' ? record.limits! : this.options.plans[record.plan];
+    const { id, name, plan, prefix, createdAt, revokedAt, lastUsedAt } = record;
+    return { id, name, plan, limits, prefix, createdAt, revokedAt, lastUsedAt };
+  }
+}

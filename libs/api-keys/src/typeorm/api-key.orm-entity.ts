@@ -1,0 +1,35 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity({ name: 'api_keys' })
+export class ApiKeyOrmEntity {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
+  id!: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  name!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  plan!: string;
+
+  @Column({ name: 'per_minute', type: 'integer', nullable: true })
+  perMinute!: number | null;
+
+  @Column({ name: 'per_day', type: 'integer', nullable: true })
+  perDay!: number | null;
+
+  @Column({ type: 'varchar', length: 32 })
+  prefix!: string;
+
+  /** SHA-256 of the key, hex; unique, and the only way a key is found. */
+  @Column({ type: 'char', length: 64, unique: true })
+  hash!: string;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
+  revokedAt!: Date | null;
+
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt!: Date | null;
+}
