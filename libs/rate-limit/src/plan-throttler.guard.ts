@@ -1,0 +1,104 @@
+import { HttpException, Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  type ThrottlerModuleOptions,
+  type ThrottlerRequest,
+  type ThrottlerStorage,
+} from '@nestjs/throttler';
+import { RateLimitClock } from './clock';
+import { rateLimitHeaders, secondsUntil } from './headers';
+import { RATE_LIMIT_OPTIONS, ResolvedRateLimitOptions } from './rate-limit.options';
+import { RateLimitSubject, RateLimitSubjectResolver } from './rate-limit-subject.resolver';
+import { WindowStoreUnavailableError } from './resilient-window-store';
+import { HitResult, WindowStore } from './window-store';
+
+interface Reply {
+  header(name: string, value: string): unknown;
+}
+
+/** Seconds a client should wait while the rate limiter cannot count (fail-closed mode). */
+const UNAVAILABLE_RETRY_AFTER = '5';
+
+/**
+ * @nestjs/throttler's guard, counting per client (API key, or address when there is none) instead
+ * of per route, both windows in one store call, with the headers on every response it sees.
+ * `@SkipThrottle()` exempts a route or controller.
+ */
+@Injectable()
+export class PlanThrottlerGuard extends ThrottlerGuard {
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    private readonly windows: WindowStore,
+    private readonly resolver: RateLimitSubjectResolver,
+    private readonly clock: RateLimitClock,
+    @Inject(RATE_LIMIT_OPTIONS) private readonly limiter: ResolvedRateLimitOptions,
+  ) {
+    super(options, storage, reflector);
+  }
+
+  protected override async getTracker(request: { ip?: string }): Promise<string> {
+    return (await this.subjectOf(request)).id;
+  }
+
+  protected override async handleRequest({ context }: ThrottlerRequest): Promise<boolean> {
+    const { req, res } = this.getRequestResponse(context) as { req: { ip?: string }; res: Reply };
+    const subject = await this.subjectOf(req);
+    const now = this.clock.now();
+    let result: HitResult;
+    try {
+      result = await this.windows.hit({
+        subject: subject.id,
+        limits: subject.limits,
+        now,
+        banThreshold: this.limiter.banThreshold,
+        banMs: this.limiter.banSeconds * 1000,
+      });
+    } catch (error) {
+      if (!(error instanceof WindowStoreUnavailableError)) throw error;
+      res.header('Retry-After', UNAVAILABLE_RETRY_AFTER);
+      throw new ServiceUnavailableException({
+        code: 'service_unavailable',
+        message: 'Rate limiting is unavailable; retry later.',
+      });
+    }
+
+    for (const [name, value] of Object.entries(rateLimitHeaders(result.windows, now)))
+      res.header(name, value);
+    if (result.outcome === 'admitted') return true;
+
+    if (result.outcome === 'banned') {
+      const seconds = Math.max(1, Math.ceil((result.bannedUntil - now) / 1000));
+      res.header('Retry-After', String(seconds));
+      throw new HttpException(
+        {
+          code: 'key_temporarily_banned',
+          message: `Too many requests after being rate limited: banned for ${seconds} more seconds.`,
+        },
+        429,
+      );
+    }
+    const window = result.windows.find((w) => w.name === result.exhausted)!;
+    res.header('Retry-After', String(secondsUntil(window.resetAt, now)));
+    throw new HttpException(
+      {
+        code: 'rate_limited',
+        message: `The per-${window.name} limit of ${window.limit} requests is reached; retry after the window ends.`,
+      },
+      429,
+    );
+  }
+
+  private async subjectOf(request: { ip?: string }): Promise<RateLimitSubject> {
+    return (
+      (await this.resolver.resolve(request)) ?? {
+        id: `ip:${request.ip ?? 'unknown'}`,
+        limits: this.limiter.anonymousLimits,
+      }
+    );
+  }
+}

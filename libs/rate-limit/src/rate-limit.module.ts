@@ -1,0 +1,141 @@
+import {
+  DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  ModuleMetadata,
+  OnApplicationShutdown,
+  Type,
+} from '@nestjs/common';
+import { ThrottlerModule } from '@nestjs/throttler';
+import Redis from 'ioredis';
+import { RateLimitClock, SystemRateLimitClock } from './clock';
+import { MemoryWindowStore } from './memory-window-store';
+import { PlanThrottlerGuard } from './plan-throttler.guard';
+import {
+  RATE_LIMIT_OPTIONS,
+  RateLimitOptions,
+  ResolvedRateLimitOptions,
+  resolveRateLimitOptions,
+} from './rate-limit.options';
+import { RateLimitSubjectResolver } from './rate-limit-subject.resolver';
+import { RedisWindowStore } from './redis-window-store';
+import { ResilientWindowStore } from './resilient-window-store';
+import { WindowStore } from './window-store';
+
+const REDIS = Symbol('RATE_LIMIT_REDIS');
+
+export interface RateLimitAsyncOptions {
+  imports?: ModuleMetadata['imports'];
+  inject?: (string | symbol | Type)[];
+  useFactory: (...args: never[]) => RateLimitOptions | Promise<RateLimitOptions>;
+  /** Who a request is counted for; the application's binding of the port. */
+  resolver: Type<RateLimitSubjectResolver>;
+}
+
+/** What the readiness check needs to know of the limiter. */
+@Injectable()
+export class RateLimitHealth implements OnApplicationShutdown {
+  constructor(
+    private readonly windows: WindowStore,
+    @Inject(REDIS) private readonly redis: Redis | null,
+  ) {}
+
+  /** `memory` without Redis; `up` or `down` with it. */
+  async status(): Promise<'memory' | 'up' | 'down'> {
+    if (!this.redis) return 'memory';
+    try {
+      await this.redis.ping();
+      return 'up';
+    } catch {
+      return 'down';
+    }
+  }
+
+  /** Whether requests are being counted per instance because Redis is unreachable. */
+  get degraded(): boolean {
+    return this.windows instanceof ResilientWindowStore && this.windows.degraded;
+  }
+
+  onApplicationShutdown(): void {
+    this.redis?.disconnect();
+  }
+}
+
+/** Connects, waiting up to a second for Redis: if it is down at start-up, the outage policy applies. */
+async function connectRedis(options: ResolvedRateLimitOptions): Promise<Redis | null> {
+  if (!options.redisUrl) return null;
+  const redis = new Redis(options.redisUrl, {
+    // Short timeouts and no queue while disconnected: an outage must never stall a request.
+    commandTimeout: options.redisCommandTimeoutMs,
+    connectTimeout: 1_000,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
+  // Connection errors are reported through the store's outage log, once per incident.
+  redis.on('error', () => undefined);
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 1_000);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  return redis;
+}
+
+/**
+ * Plan-aware rate limiting on @nestjs/throttler: register `PlanThrottlerGuard` as a global guard
+ * (before authentication, so refusals of either kind carry the headers).
+ */
+@Module({})
+export class RateLimitModule {
+  static forRootAsync({
+    imports = [],
+    inject = [],
+    useFactory,
+    resolver,
+  }: RateLimitAsyncOptions): DynamicModule {
+    return {
+      module: RateLimitModule,
+      global: true,
+      imports: [
+        ...imports,
+        // One throttler named "default", so that the package's own @SkipThrottle() applies.
+        ThrottlerModule.forRoot([{ name: 'default', ttl: 60_000, limit: 1 }]),
+      ],
+      providers: [
+        {
+          provide: RATE_LIMIT_OPTIONS,
+          inject,
+          useFactory: async (...args: never[]) =>
+            resolveRateLimitOptions(await useFactory(...args)),
+        },
+        { provide: REDIS, inject: [RATE_LIMIT_OPTIONS], useFactory: connectRedis },
+        {
+          provide: WindowStore,
+          inject: [RATE_LIMIT_OPTIONS, REDIS],
+          useFactory: (options: ResolvedRateLimitOptions, redis: Redis | null) =>
+            redis
+              ? new ResilientWindowStore(
+                  new RedisWindowStore(redis, options.redisKeyPrefix),
+                  options.failClosed,
+                )
+              : new MemoryWindowStore(),
+        },
+        { provide: RateLimitClock, useClass: SystemRateLimitClock },
+        { provide: RateLimitSubjectResolver, useClass: resolver },
+        PlanThrottlerGuard,
+        RateLimitHealth,
+      ],
+      exports: [
+        PlanThrottlerGuard,
+        WindowStore,
+        RateLimitHealth,
+        RateLimitClock,
+        RATE_LIMIT_OPTIONS,
+      ],
+    };
+  }
+}

@@ -1,0 +1,119 @@
+import Redis from 'ioredis';
+import { RedisWindowStore } from './redis-window-store';
+import { ResilientWindowStore, WindowStoreUnavailableError } from './resilient-window-store';
+import { windowStoreContract } from './window-store.contract';
+
+// Runs against a real Redis: REDIS_URL, or the machine's on loopback.
+const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = `rate-limit-spec:${process.pid}:${Date.now()}:`;
+const connections: Redis[] = [];
+const open = (target: string) => {
+  const redis = new Redis(target, {
+    commandTimeout: 250,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => 500,
+  });
+  redis.on('error', () => undefined);
+  connections.push(redis);
+  return redis;
+};
+/** A connection to the real Redis, once it is ready (commands are not queued before). */
+const connect = async () => {
+  const redis = open(url);
+  await new Promise((resolve) => redis.once('ready', resolve));
+  return redis;
+};
+let n = 0;
+
+afterAll(async () => {
+  const redis = await connect();
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length) await redis.del(...keys);
+  connections.forEach((c) => c.disconnect());
+});
+
+windowStoreContract(
+  'RedisWindowStore',
+  async () => new RedisWindowStore(await connect(), prefix),
+  () => `subject-${n++}`,
+);
+
+describe('RedisWindowStore across instances', () => {
+  it('admits exactly L out of hundreds of concurrent hits split over two connections, every time', async () => {
+    const stores = [
+      new RedisWindowStore(await connect(), prefix),
+      new RedisWindowStore(await connect(), prefix),
+    ];
+    const now = Date.now();
+    for (let round = 0; round < 5; round++) {
+      const subject = `exact-${round}`;
+      const results = await Promise.all(
+        Array.from({ length: 400 }, (_, i) =>
+          stores[i % 2].hit({
+            subject,
+            limits: { perMinute: 50, perDay: 10_000 },
+            now,
+            banThreshold: 10_000,
+            banMs: 1000,
+          }),
+        ),
+      );
+      expect(results.filter((r) => r.outcome === 'admitted')).toHaveLength(50);
+      expect(results.filter((r) => r.outcome === 'limited')).toHaveLength(350);
+    }
+  });
+
+  it('shares a ban between instances', async () => {
+    const [a, b] = [
+      new RedisWindowStore(await connect(), prefix),
+      new RedisWindowStore(await connect(), prefix),
+    ];
+    const now = Date.now();
+    const hit = (store: RedisWindowStore) =>
+      store.hit({
+        subject: 'ban-shared',
+        limits: { perMinute: 1, perDay: 10 },
+        now,
+        banThreshold: 1,
+        banMs: 60_000,
+      });
+    await hit(a);
+    await hit(a);
+    expect((await hit(a)).outcome).toBe('banned');
+    expect((await hit(b)).outcome).toBe('banned');
+    await b.liftBan('ban-shared');
+    expect(await a.bannedUntil('ban-shared', now)).toBeNull();
+  });
+});
+
+describe('when Redis is unreachable', () => {
+  const hitRequest = {
+    subject: 's',
+    limits: { perMinute: 2, perDay: 10 },
+    now: Date.now(),
+    banThreshold: 30,
+    banMs: 1000,
+  };
+
+  it('fails open: answers promptly, counting in the process', async () => {
+    const store = new ResilientWindowStore(
+      new RedisWindowStore(open('redis://127.0.0.1:1'), prefix),
+      false,
+    );
+    const started = Date.now();
+    const outcomes = [];
+    for (let i = 0; i < 3; i++) outcomes.push((await store.hit(hitRequest)).outcome);
+    expect(outcomes).toEqual(['admitted', 'admitted', 'limited']);
+    expect(store.degraded).toBe(true);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('fails closed when asked to', async () => {
+    const store = new ResilientWindowStore(
+      new RedisWindowStore(open('redis://127.0.0.1:1'), prefix),
+      true,
+    );
+    await expect(store.hit(hitRequest)).rejects.toThrow(WindowStoreUnavailableError);
+  });
+});

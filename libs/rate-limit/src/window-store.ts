@@ -1,0 +1,37 @@
+import { RateLimits, WindowName, WindowState } from './windows';
+
+export interface HitRequest {
+  /** Who is counted: an API key, or a client address. */
+  subject: string;
+  limits: RateLimits;
+  now: number;
+  /** Refusals within one minute beyond which the subject is banned. */
+  banThreshold: number;
+  banMs: number;
+}
+
+export type HitResult =
+  | { outcome: 'admitted'; windows: WindowState[] }
+  | { outcome: 'limited'; windows: WindowState[]; exhausted: WindowName }
+  | { outcome: 'banned'; windows: WindowState[]; bannedUntil: number };
+
+/**
+ * Port: the counters of the fixed windows. `hit` checks and counts both windows and the ban in
+ * one atomic step, so that at most `limit` requests are admitted per window under any
+ * concurrency. A request refused with 429 is not counted in the windows, only toward a ban.
+ */
+export abstract class WindowStore {
+  abstract hit(request: HitRequest): Promise<HitResult>;
+  /** End of the subject's ban, in Unix milliseconds, or null. */
+  abstract bannedUntil(subject: string, now: number): Promise<number | null>;
+  abstract liftBan(subject: string): Promise<void>;
+}
+
+/** Which window a refused request exhausted: the one with nothing left (the day on a tie). */
+export function exhaustedWindow(
+  limits: RateLimits,
+  minuteCount: number,
+  dayCount: number,
+): WindowName {
+  return dayCount >= limits.perDay ? 'day' : minuteCount >= limits.perMinute ? 'minute' : 'day';
+}
