@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AccessControlModule } from './access-control/access-control.module';
+import { AdminModule } from './admin/admin.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
@@ -6,6 +8,14 @@ import { HttpModule } from './http/http.module';
 import { PetsModule } from './pets/pets.module';
 
 @Module({
-  imports: [ConfigModule, DatabaseModule, HttpModule, HealthModule, PetsModule],
+  imports: [
+    ConfigModule,
+    DatabaseModule,
+    AccessControlModule,
+    HttpModule,
+    HealthModule,
+    AdminModule,
+    PetsModule,
+  ],
 })
 export class AppModule {}

@@ -1,19 +1,20 @@
-import { INestApplication, LogLevel } from '@nestjs/common';
+import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from './config/app-config';
 import { BODY_HARD_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
 import { RouteTable } from './http/route-table';
-import { createOpenApiDocument } from './openapi/openapi-document';
+import { createAdminOpenApiDocument, createOpenApiDocument } from './openapi/openapi-document';
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
-export function createFastifyAdapter(): FastifyAdapter {
+export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   return new FastifyAdapter({
     bodyLimit: BODY_HARD_LIMIT_BYTES,
-    // The server sits behind nothing by default: the socket's address is the client's.
-    trustProxy: false,
+    // Off by default: the socket's address is the client's unless TRUST_PROXY names proxies.
+    // Fastify also takes a hop count, which the adapter's type leaves out.
+    trustProxy: config.trustProxy as boolean | string,
     return503OnClosing: true,
   });
 }
@@ -36,19 +37,27 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
 
   await app.init();
 
-  const document = createOpenApiDocument(app, config);
-  SwaggerModule.setup('v1/docs', app, document, {
+  SwaggerModule.setup('v1/docs', app, createOpenApiDocument(app, config), {
     jsonDocumentUrl: 'v1/openapi.json',
     yamlDocumentUrl: 'v1/openapi.yaml',
     customSiteTitle: 'Pet Adoption Service API',
   });
+  if (config.adminToken) {
+    SwaggerModule.setup('admin/docs', app, createAdminOpenApiDocument(app, config), {
+      jsonDocumentUrl: 'admin/openapi.json',
+      customSiteTitle: 'Pet Adoption Service admin API',
+    });
+  }
   return app;
 }
 
-export async function createApp(module: unknown): Promise<NestFastifyApplication> {
+export async function createApp(
+  module: unknown,
+  config: AppConfig,
+): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(
     module as never,
-    createFastifyAdapter(),
+    createFastifyAdapter(config),
     {
       bufferLogs: true,
       // The JSON parser is ours (installJsonBodyParser): Nest must not register its own.
@@ -57,5 +66,3 @@ export async function createApp(module: unknown): Promise<NestFastifyApplication
   );
   return configureApp(app);
 }
-
-export type { INestApplication };

@@ -8,7 +8,7 @@ describe('errors of every layer share the Error body', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    api = apiClient(t.url);
+    api = apiClient(t.url, t.auth);
   });
   afterAll(() => t.close());
 
@@ -53,7 +53,7 @@ describe('when the database becomes unreachable', () => {
       DATABASE_URL: database.toString(),
       DATABASE_CONNECT_TIMEOUT_MS: '500',
     });
-    api = apiClient(t.url);
+    api = apiClient(t.url, t.auth);
   });
   afterAll(async () => {
     await t.close();

@@ -81,6 +81,29 @@ describe('the OpenAPI document and the health endpoints', () => {
     expect(operation('/pets', 'get').deprecated).toBeUndefined();
   });
 
+  it('declares the rate-limit headers on every response, WWW-Authenticate on 401', () => {
+    for (const item of Object.values(document.paths)) {
+      for (const o of Object.values(item)) {
+        for (const response of Object.values(o.responses)) {
+          expect(Object.keys(response.headers ?? {})).toEqual(
+            expect.arrayContaining([
+              'X-RateLimit-Limit',
+              'X-RateLimit-Remaining',
+              'X-RateLimit-Reset',
+              'RateLimit-Policy',
+              'RateLimit',
+            ]),
+          );
+        }
+        expect(o.responses['401'].headers).toHaveProperty('WWW-Authenticate');
+      }
+    }
+  });
+
+  it('leaves the admin API out of the public document', () => {
+    expect(Object.keys(document.paths).sort()).toEqual(['/pets', '/pets/{petId}']);
+  });
+
   it('documents the statuses of each operation, Location, Link and Retry-After', () => {
     const create = operation('/pets', 'post');
     expect(Object.keys(create.responses).sort()).toEqual([
@@ -113,7 +136,7 @@ describe('the OpenAPI document and the health endpoints', () => {
     expect((await request(t.url).get('/health/live')).body).toEqual({ status: 'ok' });
     expect((await request(t.url).get('/health/ready')).body).toEqual({
       status: 'ok',
-      checks: { database: 'up' },
+      checks: { database: 'up', redis: process.env.REDIS_URL ? 'up' : 'memory' },
     });
   });
 });

@@ -7,7 +7,7 @@ describe('POST /v1/pets', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ PUBLIC_BASE_URL: 'https://pets.example/v1' });
-    api = apiClient(t.url);
+    api = apiClient(t.url, t.auth);
   });
   beforeEach(() => resetDatabase(t.dataSource));
   afterAll(() => t.close());

@@ -15,7 +15,7 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ PUBLIC_BASE_URL: BASE });
-    api = apiClient(t.url);
+    api = apiClient(t.url, t.auth);
     await resetDatabase(t.dataSource);
     await api.post('/v1/pets').send({ name: 'Rex', categoryId: 3, status: 'sold' });
   });
@@ -60,7 +60,7 @@ describe('GET /v1/pets/{petId} after its sunset', () => {
   afterAll(() => t.close());
 
   it('answers 410 gone, still with the deprecation headers and the configured Sunset', async () => {
-    const response = expectError(await apiClient(t.url).get('/v1/pets/1'), 410, 'gone');
+    const response = expectError(await apiClient(t.url, t.auth).get('/v1/pets/1'), 410, 'gone');
     expect(response.body.message).toMatch(/GET \/v1\/pets/);
     expect(response.headers.deprecation).toBe('@1795219200');
     expect(response.headers.sunset).toBe('Thu, 01 Jan 2026 00:00:00 GMT');
@@ -68,6 +68,6 @@ describe('GET /v1/pets/{petId} after its sunset', () => {
   });
 
   it('keeps serving the other operations', async () => {
-    expect((await apiClient(t.url).get('/v1/pets')).status).toBe(200);
+    expect((await apiClient(t.url, t.auth).get('/v1/pets')).status).toBe(200);
   });
 });

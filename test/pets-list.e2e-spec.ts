@@ -15,7 +15,7 @@ describe('GET /v1/pets', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ PUBLIC_BASE_URL: BASE });
-    api = apiClient(t.url);
+    api = apiClient(t.url, t.auth);
     await resetDatabase(t.dataSource);
     // 45 pets: ids 1..45, statuses cycling available, pending, sold from id 1 (pending) on.
     for (let i = 1; i <= 45; i++) {

@@ -13,6 +13,15 @@ describe('loadConfig', () => {
     expect(config.getPetSunset.toISOString()).toBe('2030-12-05T00:00:00.000Z');
   });
 
+  it.each([
+    ['false', false],
+    ['true', true],
+    ['2', 2],
+    ['10.0.0.1, 10.0.0.2', '10.0.0.1, 10.0.0.2'],
+  ])('reads TRUST_PROXY=%s', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
   it('derives the public base URL from the port and drops a trailing slash', () => {
     expect(loadConfig({ PORT: '8080' }).publicBaseUrl).toBe('http://localhost:8080/v1');
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://pets.example/v1/' }).publicBaseUrl).toBe(
@@ -28,8 +37,21 @@ describe('loadConfig', () => {
     ['PUBLIC_BASE_URL', 'not a url', /PUBLIC_BASE_URL is not a valid URL/],
     ['DATABASE_URL', 'mysql://db/pets', /DATABASE_URL must use postgres: or postgresql:/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
+    ['REDIS_URL', 'http://cache', /REDIS_URL must use redis: or rediss:/],
+    ['BAN_SECONDS', '0', /BAN_SECONDS must be an integer/],
+    ['TRUST_PROXY', 'everyone', /TRUST_PROXY must be true, false/],
+    ['RATE_LIMIT_FAIL_CLOSED', '1', /RATE_LIMIT_FAIL_CLOSED must be "true" or "false"/],
+    ['ADMIN_TOKEN', 'short', /ADMIN_TOKEN must be at least 16 characters/],
+    ['API_KEY_PREFIX', 'key_', /API_KEY_PREFIX must be one of pet_live_, pet_test_/],
+    ['API_KEY_CACHE_TTL_MS', '6000', /API_KEY_CACHE_TTL_MS must be an integer from 0 to 5000/],
   ])('stops on %s=%j with a message naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('never echoes the admin token', () => {
+    expect(() => loadConfig({ ADMIN_TOKEN: 'tiny-secret' })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('tiny-secret') }),
+    );
   });
 
   it('never echoes a database URL, which may hold a password', () => {

@@ -26,6 +26,23 @@ export class AppConfig {
   /** Instant from which the deprecated GET /v1/pets/{petId} answers 410. */
   getPetSunset!: Date;
   logLevel!: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  /** Bearer token of the admin API; when unset the admin API answers 404 to everything. */
+  adminToken?: string;
+  /** Prefix of issued API keys: `pet_live_` in production, `pet_test_` elsewhere. */
+  apiKeyPrefix!: string;
+  /** How long an API key look-up is trusted; a revoked key is refused everywhere within it. */
+  apiKeyCacheTtlMs!: number;
+  /** Shared rate-limit counters; without it they live in the process (one instance only). */
+  redisUrl?: string;
+  /** Prefix of the limiter's Redis keys, to share one Redis between deployments. */
+  redisKeyPrefix!: string;
+  anonymousPerMinute!: number;
+  anonymousPerDay!: number;
+  banThreshold!: number;
+  banSeconds!: number;
+  rateLimitFailClosed!: boolean;
+  /** Which proxies to believe for the client address: false, true, a hop count, or addresses. */
+  trustProxy!: boolean | number | string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -89,6 +106,26 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
   return raw as T;
 }
 
+function adminToken(env: Env): string | undefined {
+  const token = read(env, 'ADMIN_TOKEN');
+  if (token !== undefined && token.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters long.');
+  }
+  return token;
+}
+
+function trustProxy(env: Env): boolean | number | string {
+  const raw = read(env, 'TRUST_PROXY');
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (/^[0-9a-fA-F.:/, ]+$/.test(raw)) return raw;
+  throw new ConfigError(
+    'TRUST_PROXY',
+    `must be true, false, a hop count or a list of addresses, got "${raw}".`,
+  );
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const publicBaseUrl =
@@ -106,5 +143,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 1, 600_000),
     getPetSunset: instant(env, 'GET_PET_SUNSET', '2030-12-05T00:00:00Z'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
+    adminToken: adminToken(env),
+    apiKeyPrefix: oneOf(env, 'API_KEY_PREFIX', ['pet_live_', 'pet_test_'] as const, 'pet_live_'),
+    // At most 5 s by contract, so that revocations reach every instance in time.
+    apiKeyCacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', 2000, 0, 5000),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'pet-adoption:rate-limit:',
+    anonymousPerMinute: integer(env, 'ANONYMOUS_PER_MINUTE', 60, 1, 1_000_000),
+    anonymousPerDay: integer(env, 'ANONYMOUS_PER_DAY', 1000, 1, 100_000_000),
+    banThreshold: integer(env, 'BAN_THRESHOLD', 30, 1, 1_000_000),
+    banSeconds: integer(env, 'BAN_SECONDS', 600, 1, 86_400 * 7),
+    rateLimitFailClosed: boolean(env, 'RATE_LIMIT_FAIL_CLOSED', false),
+    trustProxy: trustProxy(env),
   } satisfies AppConfig);
 }

@@ -1,29 +1,53 @@
-import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
+import { SkipThrottle } from '@nestjs/throttler';
+import { AllowAnonymous } from '@pet-adoption/api-keys';
+import { RateLimitHealth } from '@pet-adoption/rate-limit';
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+
+type Check = 'up' | 'down' | 'memory';
 
 /** Liveness and readiness for orchestrators: outside /v1, no key, not rate limited. */
 @ApiExcludeController()
+@AllowAnonymous()
+@SkipThrottle()
 @Controller('health')
 export class HealthController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly rateLimit: RateLimitHealth,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get('live')
-  @HttpCode(200)
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
+  /**
+   * Ready when the database answers. Redis, when configured, is reported; while it is down the
+   * service is still ready if it fails open (it keeps serving), and not ready if it fails closed.
+   */
   @Get('ready')
-  async ready(): Promise<{ status: 'ok'; checks: Record<string, 'up'> }> {
-    try {
-      await this.dataSource.query('SELECT 1');
-    } catch {
+  async ready(): Promise<{ status: 'ok'; checks: Record<string, Check> }> {
+    const [database, redis] = await Promise.all([
+      this.dataSource.query('SELECT 1').then(
+        () => 'up' as const,
+        () => 'down' as const,
+      ),
+      this.rateLimit.status(),
+    ]);
+    const checks = { database, redis };
+    if (database === 'down' || (redis === 'down' && this.config.rateLimitFailClosed)) {
       throw new ServiceUnavailableException({
         code: 'service_unavailable',
-        message: 'Not ready: the database is unreachable.',
+        message: `Not ready: ${Object.entries(checks)
+          .filter(([, state]) => state === 'down')
+          .map(([name]) => name)
+          .join(' and ')} unreachable.`,
       });
     }
-    return { status: 'ok', checks: { database: 'up' } };
+    return { status: 'ok', checks };
   }
 }

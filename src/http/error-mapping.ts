@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { ApiKeyRequestError } from '@pet-adoption/api-keys';
 import { DomainError } from '../common/domain-error';
 import { isDatabaseUnavailable } from '../database/database-errors';
 import { ApiError } from './api-error';
@@ -67,7 +68,10 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     const { status, code, message, headers } = error;
     return { status, code, message, headers, unexpected: false };
   }
-  if (error instanceof DomainError && STATUS_OF_DOMAIN_CODE[error.code]) {
+  if (
+    (error instanceof DomainError || error instanceof ApiKeyRequestError) &&
+    STATUS_OF_DOMAIN_CODE[error.code]
+  ) {
     const status = STATUS_OF_DOMAIN_CODE[error.code];
     return { status, code: error.code, message: error.message, headers: {}, unexpected: false };
   }

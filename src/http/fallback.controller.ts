@@ -1,3 +1,4 @@
+import { AllowAnonymous } from '@pet-adoption/api-keys';
 import { All, Controller, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -10,6 +11,7 @@ import { RouteTable } from './route-table';
  * 405 with `Allow` when the path exists with other methods, 404 otherwise.
  */
 @ApiExcludeController()
+@AllowAnonymous()
 @Controller('v1')
 export class FallbackController {
   constructor(private readonly routes: RouteTable) {}

@@ -14,11 +14,17 @@ import { createOpenApiDocument } from './openapi-document';
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   const file = process.argv.filter((arg) => !arg.startsWith('--')).slice(2)[0] ?? 'openapi.json';
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(), {
-    preview: true,
-    logger: false,
-  });
-  const document = createOpenApiDocument(app, loadConfig({}));
+  const config = loadConfig({});
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule,
+    createFastifyAdapter(config),
+    {
+      preview: true,
+      logger: false,
+      abortOnError: false,
+    },
+  );
+  const document = createOpenApiDocument(app, config);
   const text = `${JSON.stringify(document, null, 2)}\n`;
   await app.close();
   if (!check) {

@@ -1,5 +1,6 @@
 import { Test } from '@nestjs/testing';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ApiKeys, IssueApiKey } from '@pet-adoption/api-keys';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { configureApp, createFastifyAdapter } from '../../src/bootstrap';
@@ -11,31 +12,62 @@ export interface TestApp {
   url: string;
   config: AppConfig;
   dataSource: DataSource;
+  /** Headers with a key of limits so high that tests which are not about limits never meet them. */
+  auth: Record<string, string>;
+  /** Issues a key through the service itself, as the admin API does. */
+  issueKey(
+    request?: Partial<IssueApiKey>,
+  ): Promise<{ id: string; key: string; auth: Record<string, string> }>;
   close(): Promise<void>;
 }
 
+let instances = 0;
+
 /**
  * Boots the real application module on a free loopback port, against the real database of the
- * run (DATABASE_URL, set by the global setup when not given). `env` overrides environment
- * variables, read through the same validation as in production.
+ * run (DATABASE_URL, set by the global setup when not given) and Redis when REDIS_URL is set.
+ * `env` overrides environment variables, read through the same validation as in production.
+ * Every instance counts rate limits under its own Redis prefix unless `env` shares one.
  */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'error', ...env });
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'error',
+    API_KEY_PREFIX: 'pet_test_',
+    REDIS_KEY_PREFIX: `pet-adoption-test:${process.pid}:${Date.now()}:${instances++}:`,
+    ...env,
+  });
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(AppConfig)
     .useValue(config)
     .compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(), {
-    bodyParser: false,
-  });
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(
+    createFastifyAdapter(config),
+    {
+      bodyParser: false,
+    },
+  );
   await configureApp(app);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
+
+  const keys = app.get(ApiKeys);
+  const issueKey = async (request: Partial<IssueApiKey> = {}) => {
+    const { apiKey, key } = await keys.issue({
+      name: 'e2e',
+      plan: 'enterprise',
+      limits: { perMinute: 1_000_000, perDay: 100_000_000 },
+      ...request,
+    });
+    return { id: apiKey.id, key, auth: { authorization: `Bearer ${key}` } };
+  };
   return {
     app,
     url: `http://127.0.0.1:${address.port}`,
     config,
     dataSource: app.get(DataSource),
+    auth: (await issueKey()).auth,
+    issueKey,
     close: () => app.close(),
   };
 }

@@ -1,0 +1,45 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ApiKeyGuard, ApiKeysModule } from '@pet-adoption/api-keys';
+import { PlanThrottlerGuard, RateLimitModule } from '@pet-adoption/rate-limit';
+import { KeyBans } from '../admin/key-bans';
+import { AppConfig } from '../config/app-config';
+import { ApiKeyRateLimitSubjectResolver } from './api-key-rate-limit-subject.resolver';
+import { RateLimitKeyBans } from './rate-limit-key-bans';
+
+/**
+ * Who may call the API, and how often: API keys and plan-aware rate limits, as two global guards.
+ * The rate limiter runs first, so that 401s and 429s alike carry the rate-limit headers, and an
+ * address guessing keys is limited before it is told its key is wrong.
+ */
+@Global()
+@Module({
+  imports: [
+    ApiKeysModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        keyPrefix: config.apiKeyPrefix,
+        cacheTtlMs: config.apiKeyCacheTtlMs,
+      }),
+    }),
+    RateLimitModule.forRootAsync({
+      inject: [AppConfig],
+      resolver: ApiKeyRateLimitSubjectResolver,
+      useFactory: (config: AppConfig) => ({
+        redisUrl: config.redisUrl,
+        redisKeyPrefix: config.redisKeyPrefix,
+        anonymousLimits: { perMinute: config.anonymousPerMinute, perDay: config.anonymousPerDay },
+        banThreshold: config.banThreshold,
+        banSeconds: config.banSeconds,
+        failClosed: config.rateLimitFailClosed,
+      }),
+    }),
+  ],
+  providers: [
+    { provide: APP_GUARD, useExisting: PlanThrottlerGuard },
+    { provide: APP_GUARD, useExisting: ApiKeyGuard },
+    { provide: KeyBans, useClass: RateLimitKeyBans },
+  ],
+  exports: [KeyBans],
+})
+export class AccessControlModule {}

@@ -1,0 +1,100 @@
+import { SkipThrottle } from '@nestjs/throttler';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AllowAnonymous, ApiKeys, ApiKeyView } from '@pet-adoption/api-keys';
+import { ApiErrorResponses } from '../http/api-error-responses.decorator';
+import { ApiError } from '../http/api-error';
+import { AdminTokenGuard } from './admin-token.guard';
+import { ApiKeyDto, IssuedApiKeyDto } from './dto/api-key.dto';
+import { IssueApiKeyDto } from './dto/issue-api-key.dto';
+import { KeyBans } from './key-bans';
+
+function keyId(text: string): string {
+  if (!/^[1-9][0-9]{0,15}$/.test(text)) {
+    throw new ApiError(400, 'validation_failed', 'id must be a positive integer.');
+  }
+  return text;
+}
+
+/** The admin API for API keys: outside /v1, behind ADMIN_TOKEN instead of an API key. */
+@ApiTags('admin')
+@ApiBearerAuth('admin')
+@ApiErrorResponses(401, 404)
+@AllowAnonymous()
+@SkipThrottle()
+@UseGuards(AdminTokenGuard)
+@Controller('admin/api-keys')
+export class AdminController {
+  constructor(
+    private readonly keys: ApiKeys,
+    private readonly bans: KeyBans,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'issueApiKey',
+    summary: 'Issue an API key (the only time it is shown)',
+  })
+  @ApiResponse({ status: 201, type: IssuedApiKeyDto })
+  @ApiErrorResponses(400)
+  async issue(@Body() body: IssueApiKeyDto): Promise<IssuedApiKeyDto> {
+    const { apiKey, key } = await this.keys.issue({
+      ...body,
+      limits: body.limits && { ...body.limits },
+    });
+    const { id, name, plan, limits, prefix, createdAt } = apiKey;
+    return { id: Number(id), name, plan, limits, prefix, key, createdAt: createdAt.toISOString() };
+  }
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listApiKeys',
+    summary: 'List API keys (never the keys themselves)',
+  })
+  @ApiResponse({ status: 200, type: ApiKeyDto, isArray: true })
+  async list(): Promise<ApiKeyDto[]> {
+    const keys = await this.keys.list();
+    return Promise.all(
+      keys.map(async (key) => this.view(key, await this.bans.bannedUntil(key.id))),
+    );
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an API key: refused everywhere within 5 s',
+  })
+  @ApiResponse({ status: 204, description: 'Revoked' })
+  @ApiErrorResponses(400)
+  async revoke(@Param('id') id: string): Promise<void> {
+    await this.keys.revoke(keyId(id));
+  }
+
+  @Delete(':id/ban')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'liftApiKeyBan', summary: 'Lift the temporary ban of an API key' })
+  @ApiResponse({ status: 204, description: 'The key is no longer banned' })
+  @ApiErrorResponses(400)
+  async liftBan(@Param('id') id: string): Promise<void> {
+    const known = (await this.keys.list()).some((key) => key.id === keyId(id));
+    if (!known) throw new ApiError(404, 'not_found', `No API key with id ${id}.`);
+    await this.bans.lift(id);
+  }
+
+  private view(key: ApiKeyView, bannedUntil: Date | null): ApiKeyDto {
+    const iso = (date: Date | null) => date?.toISOString() ?? null;
+    return {
+      id: Number(key.id),
+      name: key.name,
+      plan: key.plan,
+      limits: key.limits,
+      prefix: key.prefix,
+      createdAt: key.createdAt.toISOString(),
+      revokedAt: iso(key.revokedAt),
+      lastUsedAt: iso(key.lastUsedAt),
+      bannedUntil: iso(bannedUntil),
+    };
+  }
+}

@@ -1,0 +1,63 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PLANS, Plan } from '@pet-adoption/api-keys';
+import { RateLimitsDto } from './issue-api-key.dto';
+
+export class ApiKeyDto {
+  @ApiProperty({ type: 'integer', format: 'int64' })
+  id!: number;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty({ enum: PLANS, enumName: 'Plan' })
+  plan!: Plan;
+
+  @ApiProperty({ type: RateLimitsDto })
+  limits!: RateLimitsDto;
+
+  @ApiProperty({
+    description: 'The first characters of the key, to recognise it',
+    example: 'pet_live_AbCd',
+  })
+  prefix!: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  revokedAt!: string | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  lastUsedAt!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'End of a temporary ban',
+  })
+  bannedUntil!: string | null;
+}
+
+export class IssuedApiKeyDto {
+  @ApiProperty({ type: 'integer', format: 'int64' })
+  id!: number;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty({ enum: PLANS, enumName: 'Plan' })
+  plan!: Plan;
+
+  @ApiProperty({ type: RateLimitsDto })
+  limits!: RateLimitsDto;
+
+  @ApiProperty({ example: 'pet_live_AbCd' })
+  prefix!: string;
+
+  @ApiProperty({ description: 'The key itself. Shown this once only: store it now.' })
+  key!: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  createdAt!: string;
+}

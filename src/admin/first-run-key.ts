@@ -1,0 +1,36 @@
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { ApiKeys } from '@pet-adoption/api-keys';
+import { AppConfig } from '../config/app-config';
+import { DatabaseEndpoint } from '../database/database-endpoint';
+
+/**
+ * First run on the embedded database: with no key at all, issue one free key and print it once,
+ * so that a newcomer can call the API at once. Never with DATABASE_URL set, never twice.
+ */
+@Injectable()
+export class FirstRunKey implements OnApplicationBootstrap {
+  constructor(
+    private readonly keys: ApiKeys,
+    private readonly endpoint: DatabaseEndpoint,
+    private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.endpoint.isEmbedded || (await this.keys.count()) > 0) return;
+    const { key } = await this.keys.issue({ name: 'first-run key', plan: 'free' });
+    // Written to the terminal once, deliberately, and never through the logger.
+    process.stdout.write(
+      [
+        '',
+        'First run: issued a free-plan API key. It is shown this once only; keep it:',
+        '',
+        `  ${key}`,
+        '',
+        'Try it:',
+        `  curl -H "Authorization: Bearer ${key}" ${this.config.publicBaseUrl}/pets`,
+        '',
+        '',
+      ].join('\n'),
+    );
+  }
+}
