@@ -1,4 +1,4 @@
-import { LogLevel } from '@nestjs/common';
+import { ConsoleLogger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -25,7 +25,9 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
  */
 export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
   const config = app.get(AppConfig);
-  app.useLogger(LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1));
+  app.useLogger(
+    new ConsoleLogger({ logLevels: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1) }),
+  );
   app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();

@@ -58,6 +58,7 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
     this.usedSinceFlush.clear();
     try {
       await this.store.recordUse(ids, new Date(this.now()));
+      this.logger.debug(`Recorded the last use of ${ids.length} key(s).`);
     } catch (error) {
       // Last use is informative only: losing one batch never fails a request.
       this.logger.warn(

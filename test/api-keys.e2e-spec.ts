@@ -1,0 +1,274 @@
+import { ApiKeyAuthenticator } from '@pet-adoption/api-keys';
+import { apiClient, expectError, request } from './support/http';
+import { startTestApp, TestApp } from './support/test-app';
+
+const ADMIN_TOKEN = 'admin-token-for-the-e2e-suite';
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+describe('API keys on the public API', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['get', '/v1/pets'],
+    ['post', '/v1/pets'],
+    ['get', '/v1/pets/1'],
+  ] as const)(
+    '%s %s without a key is a 401 with a Bearer challenge and the rate-limit headers',
+    async (method, path) => {
+      const response = expectError(await apiClient(t.url)[method](path), 401, 'unauthorized');
+      expect(response.headers['www-authenticate']).toBe('Bearer');
+      expect(response.headers['x-ratelimit-limit']).toBeDefined();
+    },
+  );
+
+  it.each([
+    ['an unknown key', 'Bearer pet_test_0000000000000000000000000000000000000000000'],
+    ['a malformed header', 'Token abc'],
+    ['Basic credentials', 'Basic dXNlcjpwYXNz'],
+  ])('refuses %s with error="invalid_token"', async (_, authorization) => {
+    const response = expectError(
+      await apiClient(t.url, { authorization }).get('/v1/pets'),
+      401,
+      'unauthorized',
+    );
+    expect(response.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+  });
+
+  it('checks the key before the body: an unauthenticated bad body is a 401', async () => {
+    const response = await apiClient(t.url)
+      .post('/v1/pets')
+      .set('content-type', 'application/json')
+      .send('{oops');
+    expectError(response, 401, 'unauthorized');
+  });
+
+  it('checks the route before the key: an unknown route without a key is a 404', async () => {
+    expectError(await apiClient(t.url).get('/v1/nowhere'), 404, 'not_found');
+  });
+
+  it('accepts a lower-case scheme', async () => {
+    const { key } = await t.issueKey({ plan: 'free', limits: undefined });
+    expect(
+      (await apiClient(t.url, { authorization: `bearer ${key}` }).get('/v1/pets')).status,
+    ).toBe(200);
+  });
+
+  it('leaves the documentation and health open', async () => {
+    for (const path of ['/v1/openapi.json', '/v1/docs', '/health/live', '/health/ready']) {
+      expect((await request(t.url).get(path)).status).toBe(200);
+    }
+  });
+});
+
+describe('the admin API when ADMIN_TOKEN is unset', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ ADMIN_TOKEN: '' });
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['get', '/admin/api-keys'],
+    ['post', '/admin/api-keys'],
+    ['delete', '/admin/api-keys/1'],
+    ['delete', '/admin/api-keys/1/ban'],
+    ['get', '/admin/openapi.json'],
+  ] as const)('answers 404 to %s %s, even with a token', async (method, path) => {
+    expectError(await apiClient(t.url, admin)[method](path), 404, 'not_found');
+  });
+});
+
+describe('the admin API', () => {
+  let t: TestApp;
+  let other: TestApp;
+  const adminApi = () => apiClient(t.url, admin);
+
+  beforeAll(async () => {
+    t = await startTestApp({ ADMIN_TOKEN });
+    other = await startTestApp({ ADMIN_TOKEN });
+  });
+  afterAll(async () => {
+    await t.close();
+    await other.close();
+  });
+
+  it.each([
+    ['no token', {}],
+    ['a wrong token', { authorization: 'Bearer not-the-admin-token' }],
+    ['an API key', { authorization: 'Bearer pet_test_x' }],
+  ])('refuses %s with a 401', async (_, headers) => {
+    const response = expectError(
+      await apiClient(t.url, headers).get('/admin/api-keys'),
+      401,
+      'unauthorized',
+    );
+    expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
+  });
+
+  it('refuses a real API key as the admin token', async () => {
+    const { auth } = await t.issueKey();
+    expectError(await apiClient(t.url, auth).get('/admin/api-keys'), 401, 'unauthorized');
+  });
+
+  it.each([
+    ['an unknown plan', { name: 'a', plan: 'gold' }, /plan/],
+    ['an enterprise key without limits', { name: 'a', plan: 'enterprise' }, /limits/],
+    [
+      'limits on a free key',
+      { name: 'a', plan: 'free', limits: { perMinute: 5, perDay: 50 } },
+      /limits/,
+    ],
+    [
+      'zero limits',
+      { name: 'a', plan: 'enterprise', limits: { perMinute: 0, perDay: 50 } },
+      /perMinute/,
+    ],
+    [
+      'negative limits',
+      { name: 'a', plan: 'enterprise', limits: { perMinute: 5, perDay: -1 } },
+      /perDay/,
+    ],
+    [
+      'string limits',
+      { name: 'a', plan: 'enterprise', limits: { perMinute: '5', perDay: 50 } },
+      /perMinute/,
+    ],
+    ['no name', { plan: 'free' }, /name/],
+    ['an unknown property', { name: 'a', plan: 'free', owner: 'me' }, /owner/],
+  ])('refuses to issue a key with %s (400)', async (_, body, field) => {
+    const before = (await adminApi().get('/admin/api-keys')).body.length;
+    const response = expectError(
+      await adminApi().post('/admin/api-keys').send(body),
+      400,
+      'validation_failed',
+    );
+    expect(response.body.message).toMatch(field);
+    expect((await adminApi().get('/admin/api-keys')).body).toHaveLength(before);
+  });
+
+  it('issues, lists, tracks use of, and revokes a key, refused on every instance within 5 s', async () => {
+    const issued = await adminApi()
+      .post('/admin/api-keys')
+      .send({ name: 'Acme', plan: 'enterprise', limits: { perMinute: 100, perDay: 1000 } });
+    expect(issued.status).toBe(201);
+    expect(issued.body).toEqual({
+      id: expect.any(Number),
+      name: 'Acme',
+      plan: 'enterprise',
+      limits: { perMinute: 100, perDay: 1000 },
+      prefix: issued.body.key.slice(0, 13),
+      key: expect.stringMatching(/^pet_test_[A-Za-z0-9_-]{43}$/),
+      createdAt: expect.any(String),
+    });
+    const { id, key } = issued.body;
+    const auth = { authorization: `Bearer ${key}` };
+
+    // Both instances accept it (and cache it).
+    expect((await apiClient(t.url, auth).get('/v1/pets')).status).toBe(200);
+    expect((await apiClient(other.url, auth).get('/v1/pets')).status).toBe(200);
+    await t.app.get(ApiKeyAuthenticator).flushLastUsed();
+
+    const listing = await adminApi().get('/admin/api-keys');
+    expect(listing.status).toBe(200);
+    const listed = listing.body.find((k: { id: number }) => k.id === id);
+    expect(listed).toEqual({
+      id,
+      name: 'Acme',
+      plan: 'enterprise',
+      limits: { perMinute: 100, perDay: 1000 },
+      prefix: key.slice(0, 13),
+      createdAt: issued.body.createdAt,
+      revokedAt: null,
+      lastUsedAt: expect.any(String),
+      bannedUntil: null,
+    });
+    expect(JSON.stringify(listing.body)).not.toContain(key.slice(13));
+
+    expect((await adminApi().delete(`/admin/api-keys/${id}`)).status).toBe(204);
+    expectError(await apiClient(t.url, auth).get('/v1/pets'), 401, 'unauthorized');
+
+    const revokedAt = Date.now();
+    let refusedAfter: number | undefined;
+    while (Date.now() - revokedAt < 6000) {
+      if ((await apiClient(other.url, auth).get('/v1/pets')).status === 401) {
+        refusedAfter = Date.now() - revokedAt;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(refusedAfter).toBeDefined();
+    expect(refusedAfter).toBeLessThan(5000);
+    expect(
+      (await adminApi().get('/admin/api-keys')).body.find((k: { id: number }) => k.id === id)
+        .revokedAt,
+    ).toEqual(expect.any(String));
+  });
+
+  it('answers 404 to revoking an unknown or revoked key and 400 to a malformed id', async () => {
+    expectError(await adminApi().delete('/admin/api-keys/999999'), 404, 'not_found');
+    expectError(await adminApi().delete('/admin/api-keys/abc'), 400, 'validation_failed');
+    expectError(await adminApi().delete('/admin/api-keys/999999/ban'), 404, 'not_found');
+  });
+
+  it('serves its own OpenAPI document', async () => {
+    const response = await adminApi().get('/admin/openapi.json');
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.body.paths).sort()).toEqual([
+      '/admin/api-keys',
+      '/admin/api-keys/{id}',
+      '/admin/api-keys/{id}/ban',
+    ]);
+  });
+});
+
+describe('secrets', () => {
+  it('never reach a log line, a listing or an error message', async () => {
+    const written: string[] = [];
+    const capture = (stream: NodeJS.WriteStream) => {
+      const original = stream.write.bind(stream);
+      const spy = jest
+        .spyOn(stream, 'write')
+        .mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+          written.push(String(chunk));
+          return (original as (...args: unknown[]) => boolean)(chunk, ...rest);
+        });
+      return spy;
+    };
+    const spies = [capture(process.stdout), capture(process.stderr)];
+    const t = await startTestApp({ ADMIN_TOKEN, LOG_LEVEL: 'verbose' });
+    try {
+      const issued = await apiClient(t.url, admin)
+        .post('/admin/api-keys')
+        .send({ name: 'secret', plan: 'free' });
+      const key: string = issued.body.key;
+      const secretPart = key.slice(13);
+      const responses = [
+        await apiClient(t.url, { authorization: `Bearer ${key}` }).get('/v1/pets'),
+        await apiClient(t.url, { authorization: `Bearer ${key}x` }).get('/v1/pets'),
+        await apiClient(t.url, { authorization: `Bearer ${key}` })
+          .post('/v1/pets')
+          .send({ bad: true }),
+        await apiClient(t.url, admin).get('/admin/api-keys'),
+        await apiClient(t.url, { authorization: `Bearer ${ADMIN_TOKEN}x` }).get('/admin/api-keys'),
+      ];
+      await t.app.get(ApiKeyAuthenticator).flushLastUsed();
+      for (const response of responses) {
+        expect(JSON.stringify(response.body)).not.toContain(secretPart);
+        expect(JSON.stringify(response.body)).not.toContain(ADMIN_TOKEN);
+      }
+      const log = written.join('');
+      expect(log.length).toBeGreaterThan(0);
+      expect(log).not.toContain(secretPart);
+      expect(log).not.toContain(ADMIN_TOKEN);
+    } finally {
+      await t.close();
+      spies.forEach((spy) => spy.mockRestore());
+    }
+  });
+});
