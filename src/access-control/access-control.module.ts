@@ -7,6 +7,17 @@ import { AppConfig } from '../config/app-config';
 import { ApiKeyRateLimitSubjectResolver } from './api-key-rate-limit-subject.resolver';
 import { RateLimitKeyBans } from './rate-limit-key-bans';
 
+/** The API-key library, configured from the environment; shared with the command line. */
+export function apiKeysFromConfig() {
+  return ApiKeysModule.forRootAsync({
+    inject: [AppConfig],
+    useFactory: (config: AppConfig) => ({
+      keyPrefix: config.apiKeyPrefix,
+      cacheTtlMs: config.apiKeyCacheTtlMs,
+    }),
+  });
+}
+
 /**
  * Who may call the API, and how often: API keys and plan-aware rate limits, as two global guards.
  * The rate limiter runs first, so that 401s and 429s alike carry the rate-limit headers, and an

@@ -1,0 +1,68 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ApiKeys, isPlan, PLANS } from '@pet-adoption/api-keys';
+import { parseArgs } from 'node:util';
+import { apiKeysFromConfig } from '../access-control/access-control.module';
+import { ConfigModule } from '../config/config.module';
+import { ConfigError } from '../config/app-config';
+import { DatabaseModule } from '../database/database.module';
+
+const USAGE = `Manage API keys in the configured database (DATABASE_URL, or the embedded one in DATA_DIR).
+
+  npm run apikey -- issue --name <name> --plan <${PLANS.join('|')}> [--per-minute N --per-day N]
+  npm run apikey -- list
+  npm run apikey -- revoke <id>
+
+An issued key is printed once; only its hash is stored.`;
+
+@Module({ imports: [ConfigModule, DatabaseModule, apiKeysFromConfig()] })
+class ApiKeyCliModule {}
+
+async function run(argv: string[]): Promise<string> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      'per-minute': { type: 'string' },
+      'per-day': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, id] = positionals;
+  if (values.help || !['issue', 'list', 'revoke'].includes(command)) return USAGE;
+  if (command === 'issue' && (!values.name || !isPlan(values.plan))) throw new Error(USAGE);
+  if (command === 'revoke' && !id) throw new Error(USAGE);
+
+  const app = await NestFactory.createApplicationContext(ApiKeyCliModule, { logger: ['error'] });
+  try {
+    const keys = app.get(ApiKeys);
+    if (command === 'list') return JSON.stringify(await keys.list(), null, 2);
+    if (command === 'revoke') {
+      await keys.revoke(id);
+      return `Revoked key ${id}.`;
+    }
+    const limits =
+      values['per-minute'] === undefined && values['per-day'] === undefined
+        ? undefined
+        : { perMinute: Number(values['per-minute']), perDay: Number(values['per-day']) };
+    const { apiKey, key } = await keys.issue({
+      name: values.name!,
+      plan: values.plan as never,
+      limits,
+    });
+    return `${JSON.stringify({ ...apiKey, key }, null, 2)}\n\nThe key is shown this once only: store it now.`;
+  } finally {
+    await app.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (output) => console.log(output),
+  (error: unknown) => {
+    console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  },
+);
