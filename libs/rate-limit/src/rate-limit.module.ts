@@ -31,6 +31,8 @@ export interface RateLimitAsyncOptions {
   useFactory: (...args: never[]) => RateLimitOptions | Promise<RateLimitOptions>;
   /** Who a request is counted for; the application's binding of the port. */
   resolver: Type<RateLimitSubjectResolver>;
+  /** Another WindowStore in place of Redis or memory, chosen by `redisUrl` otherwise. */
+  store?: Type<WindowStore>;
 }
 
 /** What the readiness check needs to know of the limiter. */
@@ -96,6 +98,7 @@ export class RateLimitModule {
     inject = [],
     useFactory,
     resolver,
+    store,
   }: RateLimitAsyncOptions): DynamicModule {
     return {
       module: RateLimitModule,
@@ -113,17 +116,19 @@ export class RateLimitModule {
             resolveRateLimitOptions(await useFactory(...args)),
         },
         { provide: REDIS, inject: [RATE_LIMIT_OPTIONS], useFactory: connectRedis },
-        {
-          provide: WindowStore,
-          inject: [RATE_LIMIT_OPTIONS, REDIS],
-          useFactory: (options: ResolvedRateLimitOptions, redis: Redis | null) =>
-            redis
-              ? new ResilientWindowStore(
-                  new RedisWindowStore(redis, options.redisKeyPrefix),
-                  options.failClosed,
-                )
-              : new MemoryWindowStore(),
-        },
+        store
+          ? { provide: WindowStore, useClass: store }
+          : {
+              provide: WindowStore,
+              inject: [RATE_LIMIT_OPTIONS, REDIS],
+              useFactory: (options: ResolvedRateLimitOptions, redis: Redis | null) =>
+                redis
+                  ? new ResilientWindowStore(
+                      new RedisWindowStore(redis, options.redisKeyPrefix),
+                      options.failClosed,
+                    )
+                  : new MemoryWindowStore(),
+            },
         { provide: RateLimitClock, useClass: SystemRateLimitClock },
         { provide: RateLimitSubjectResolver, useClass: resolver },
         PlanThrottlerGuard,
