@@ -1,6 +1,6 @@
 import { TcpProxy } from './support/tcp-proxy';
 import { apiClient, expectError, request } from './support/http';
-import { startTestApp, TestApp } from './support/test-app';
+import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
 describe('errors of every layer share the Error body', () => {
   let t: TestApp;
@@ -40,6 +40,39 @@ describe('errors of every layer share the Error body', () => {
   });
 });
 
+describe('an unexpected failure', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await resetDatabase(t.dataSource);
+    // Data that breaks an invariant of the domain (a status it does not know) makes the mapper
+    // throw: a genuine unexpected error, not a stub.
+    await t.dataSource.query('ALTER TABLE pets DROP CONSTRAINT pets_status_check');
+    await t.dataSource.query(
+      `INSERT INTO pets (name, category_id, status) VALUES ('Ghost', 1, 'lost')`,
+    );
+  });
+  afterAll(async () => {
+    await resetDatabase(t.dataSource);
+    await t.dataSource.query(
+      `ALTER TABLE pets ADD CONSTRAINT pets_status_check CHECK (status IN ('available', 'pending', 'sold'))`,
+    );
+    await t.close();
+  });
+
+  it('is a 500 internal_error that reveals nothing, with the rate-limit headers', async () => {
+    const response = expectError(
+      await apiClient(t.url, t.auth).get('/v1/pets'),
+      500,
+      'internal_error',
+    );
+    expect(response.body.message).toBe('An unexpected error occurred.');
+    expect(response.body.message).not.toMatch(/lost|Error|\.ts|SELECT/);
+    expect(response.headers['x-ratelimit-limit']).toBeDefined();
+  });
+});
+
 describe('when the database becomes unreachable', () => {
   let t: TestApp;
   let proxy: TcpProxy;
@@ -72,6 +105,7 @@ describe('when the database becomes unreachable', () => {
     ]) {
       expectError(response, 503, 'service_unavailable');
       expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(response.headers['x-ratelimit-limit']).toBeDefined();
     }
     // Three requests answered promptly (the connect timeout is 500 ms): an outage never hangs.
     expect(Date.now() - started).toBeLessThan(10_000);

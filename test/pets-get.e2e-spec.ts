@@ -44,6 +44,20 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     },
   );
 
+  it('marks a 401 and a 429 of the operation too', async () => {
+    expectDeprecationHeaders(
+      expectError(await apiClient(t.url).get('/v1/pets/1'), 401, 'unauthorized'),
+    );
+    const { auth } = await t.issueKey({ limits: { perMinute: 1, perDay: 100 } });
+    await apiClient(t.url, auth).get('/v1/pets/1');
+    const refused = expectError(
+      await apiClient(t.url, auth).get('/v1/pets/1'),
+      429,
+      'rate_limited',
+    );
+    expectDeprecationHeaders(refused);
+  });
+
   it('does not mark the operations that are not deprecated', async () => {
     const response = await api.get('/v1/pets');
     expect(response.headers.deprecation).toBeUndefined();
@@ -65,6 +79,7 @@ describe('GET /v1/pets/{petId} after its sunset', () => {
     expect(response.headers.deprecation).toBe('@1795219200');
     expect(response.headers.sunset).toBe('Thu, 01 Jan 2026 00:00:00 GMT');
     expect(response.headers.link).toBe(`<${BASE}/pets>; rel="successor-version"`);
+    expect(response.headers['x-ratelimit-limit']).toBeDefined();
   });
 
   it('keeps serving the other operations', async () => {

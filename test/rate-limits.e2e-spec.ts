@@ -161,6 +161,30 @@ describe('rate limits', () => {
     expectError(await api.get('/v1/pets'), 429, 'rate_limited');
   });
 
+  it.each([
+    ['ignores X-Forwarded-For by default', undefined, [200, 200, 429]],
+    ['believes X-Forwarded-For with TRUST_PROXY=true', 'true', [200, 200, 200]],
+  ])('%s', async (_, trustProxy, expected) => {
+    const app = await startTestApp({
+      ANONYMOUS_PER_MINUTE: '2',
+      ...(trustProxy ? { TRUST_PROXY: trustProxy } : {}),
+    });
+    try {
+      await awayFromMinuteEnd();
+      const statuses = [];
+      for (const address of ['203.0.113.1', '203.0.113.1', '203.0.113.2']) {
+        statuses.push(
+          (await apiClient(app.url, { 'x-forwarded-for': address }).get('/v1/pets')).status === 429
+            ? 429
+            : 200,
+        );
+      }
+      expect(statuses).toEqual(expected);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('does not limit health checks', async () => {
     const response = await apiClient(t.url).get('/health/live');
     expect(response.status).toBe(200);

@@ -38,6 +38,15 @@ describe('ApiKeys', () => {
     expect(JSON.stringify(await keys.list())).not.toContain(store.records[0].hash);
   });
 
+  it("gives the plans the specification's limits by default", async () => {
+    const defaults = new ApiKeys(store, authenticator, resolveOptions({ keyPrefix: 'pet_live_' }));
+    const limitsOf = async (plan: 'free' | 'pro' | 'business') =>
+      (await defaults.issue({ name: plan, plan })).apiKey.limits;
+    expect(await limitsOf('free')).toEqual({ perMinute: 60, perDay: 1_000 });
+    expect(await limitsOf('pro')).toEqual({ perMinute: 300, perDay: 10_000 });
+    expect(await limitsOf('business')).toEqual({ perMinute: 1_000, perDay: 100_000 });
+  });
+
   it('keeps the own limits of an enterprise key', async () => {
     const { apiKey } = await keys.issue({
       name: 'big',
