@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PickType } from '@nestjs/swagger';
 import { PLANS, Plan } from '@pet-adoption/api-keys';
 import { RateLimitsDto } from './issue-api-key.dto';
 
@@ -39,25 +39,14 @@ export class ApiKeyDto {
   bannedUntil!: string | null;
 }
 
-export class IssuedApiKeyDto {
-  @ApiProperty({ type: 'integer', format: 'int64' })
-  id!: number;
-
-  @ApiProperty()
-  name!: string;
-
-  @ApiProperty({ enum: PLANS, enumName: 'Plan' })
-  plan!: Plan;
-
-  @ApiProperty({ type: RateLimitsDto })
-  limits!: RateLimitsDto;
-
-  @ApiProperty({ example: 'pet_live_AbCd' })
-  prefix!: string;
-
+export class IssuedApiKeyDto extends PickType(ApiKeyDto, [
+  'id',
+  'name',
+  'plan',
+  'limits',
+  'prefix',
+  'createdAt',
+] as const) {
   @ApiProperty({ description: 'The key itself. Shown this once only: store it now.' })
   key!: string;
-
-  @ApiProperty({ type: 'string', format: 'date-time' })
-  createdAt!: string;
 }
