@@ -1,0 +1,66 @@
+import { apiClient } from './support/http';
+import { TcpProxy } from './support/tcp-proxy';
+import { resetDatabase, startTestApp, TestApp } from './support/test-app';
+
+describe('a stream of creates across a database outage', () => {
+  let proxy: TcpProxy;
+  let t: TestApp;
+  let direct: TestApp;
+
+  beforeAll(async () => {
+    const database = new URL(process.env.DATABASE_URL!);
+    proxy = await new TcpProxy(database.hostname, Number(database.port || 5432)).start();
+    const viaProxy = new URL(database.toString());
+    viaProxy.host = `127.0.0.1:${proxy.port}`;
+    // One instance reaches the database through the proxy; a second one, directly, checks the data.
+    t = await startTestApp({
+      DATABASE_URL: viaProxy.toString(),
+      DATABASE_CONNECT_TIMEOUT_MS: '300',
+    });
+    direct = await startTestApp();
+    await resetDatabase(direct.dataSource);
+  });
+  afterAll(async () => {
+    await t.close();
+    await direct.close();
+    await proxy.stop();
+  });
+
+  it('answers only 201 or 503, loses no acknowledged create, and recovers without a restart', async () => {
+    const api = apiClient(t.url, t.auth);
+    const acknowledged = new Map<number, string>();
+    const statuses: number[] = [];
+    let phase: 'before' | 'during' | 'after' = 'before';
+    const byPhase = { before: [] as number[], during: [] as number[], after: [] as number[] };
+
+    const stream = (async () => {
+      for (let i = 0; phase !== 'after' || byPhase.after.length < 20; i++) {
+        const name = `stream ${i}`;
+        const response = await api.post('/v1/pets').send({ name, categoryId: 1 });
+        statuses.push(response.status);
+        byPhase[phase].push(response.status);
+        if (response.status === 201) acknowledged.set(response.body.id, name);
+      }
+    })();
+
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    proxy.cut();
+    phase = 'during';
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    proxy.restore();
+    phase = 'after';
+    await stream;
+
+    expect(new Set(statuses)).toEqual(new Set([201, 503]));
+    expect(byPhase.before.every((s) => s === 201)).toBe(true);
+    expect(byPhase.during).toContain(503);
+    // Recovered by itself: the last creates all succeed.
+    expect(byPhase.after.slice(-10)).toEqual(Array(10).fill(201));
+
+    const rows: { id: string; name: string }[] = await direct.dataSource.query(
+      'SELECT id, name FROM pets',
+    );
+    const stored = new Map(rows.map((row) => [Number(row.id), row.name]));
+    for (const [id, name] of acknowledged) expect(stored.get(id)).toBe(name);
+  });
+});
