@@ -2,9 +2,13 @@ import { ConsoleLogger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from './config/app-config';
 import { BODY_HARD_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
+import { installResponseHeaders, requestId } from './http/response-headers';
 import { RouteTable } from './http/route-table';
+import { sendErrorBody, toErrorResponse } from './http/error-mapping';
+import { parse as parseQuery } from 'node:querystring';
 import { createAdminOpenApiDocument, createOpenApiDocument } from './openapi/openapi-document';
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -16,6 +20,19 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     // Fastify also takes a hop count, which the adapter's type leaves out.
     trustProxy: config.trustProxy as boolean | string,
     return503OnClosing: true,
+    genReqId: requestId,
+    // node:querystring returns objects without a prototype, so that `__proto__` stays a plain
+    // (and refused) parameter; repeated parameters become arrays, refused by validation.
+    querystringParser: (query) => parseQuery(query),
+    // Errors Fastify's router raises before any route (a badly encoded URL) get the Error body too.
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
+      sendErrorBody(reply, toErrorResponse(error)),
+    // Slow clients cannot hold a connection: the whole request must arrive within 10 s, and an
+    // idle keep-alive connection is closed after 5 s.
+    requestTimeout: 10_000,
+    keepAliveTimeout: 5_000,
+    // No route parameter of this API is longer; longer ones are refused before any handler.
+    maxParamLength: 100,
   });
 }
 
@@ -32,6 +49,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
 
   const fastify = app.getHttpAdapter().getInstance();
   installJsonBodyParser(fastify);
+  installResponseHeaders(fastify);
   const routes = app.get(RouteTable);
   fastify.addHook('onRoute', (route) => {
     if (!route.url.includes('*')) routes.add(route.method, route.url);

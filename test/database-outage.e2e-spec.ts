@@ -30,7 +30,7 @@ describe('a stream of creates across a database outage', () => {
     const api = apiClient(t.url, t.auth);
     const acknowledged = new Map<number, string>();
     const statuses: number[] = [];
-    let phase: 'before' | 'during' | 'after' = 'before';
+    let phase = 'before' as 'before' | 'during' | 'after';
     const byPhase = { before: [] as number[], during: [] as number[], after: [] as number[] };
 
     const stream = (async () => {

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { toErrorResponse } from './error-mapping';
+import { sendErrorBody, toErrorResponse } from './error-mapping';
 
 /**
  * The one place where errors become HTTP: every failure, from any layer, leaves as the
@@ -14,20 +14,15 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    const { status, code, message, headers, unexpected } = toErrorResponse(exception);
-    if (unexpected) {
+    const response = toErrorResponse(exception);
+    if (response.unexpected) {
       this.logger.error(
         `${request.method} ${request.routeOptions?.url ?? 'unknown route'}: ${String(exception)}`,
         (exception as Error)?.stack,
       );
-    } else if (status === 503) {
+    } else if (response.status === 503) {
       this.logger.warn(`${request.method} ${request.routeOptions?.url}: ${String(exception)}`);
     }
-    if (reply.sent) return;
-    void reply
-      .status(status)
-      .headers(headers)
-      .type('application/json; charset=utf-8')
-      .send({ code, message, status });
+    if (!reply.sent) sendErrorBody(reply, response);
   }
 }

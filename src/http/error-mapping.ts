@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiKeyRequestError } from '@pet-adoption/api-keys';
 import { DomainError } from '../common/domain-error';
 import { isDatabaseUnavailable } from '../database/database-errors';
@@ -38,6 +39,11 @@ const FASTIFY_ERRORS: Record<string, { status: number; code: string; message: st
     status: 415,
     code: 'unsupported_media_type',
     message: 'The request body must be application/json.',
+  },
+  FST_ERR_BAD_URL: {
+    status: 400,
+    code: 'validation_failed',
+    message: 'The URL is not validly percent-encoded.',
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     status: 400,
@@ -110,4 +116,16 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     headers: {},
     unexpected: true,
   };
+}
+
+/** Writes the Error body of an error response. */
+export function sendErrorBody(
+  reply: FastifyReply,
+  { status, code, message, headers }: ErrorResponse,
+): void {
+  void reply
+    .status(status)
+    .headers(headers)
+    .type('application/json; charset=utf-8')
+    .send({ code, message, status });
 }

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { FallbackController } from './fallback.controller';
-import { createValidationPipe, JsonObjectBodyPipe } from './request-validation';
+import { createValidationPipe, JsonObjectBodyPipe, QueryKeysPipe } from './request-validation';
 import { RouteTable } from './route-table';
 
 /** The HTTP edge shared by every feature: error rendering, body and input validation, unknown routes. */
@@ -12,6 +12,7 @@ import { RouteTable } from './route-table';
     RouteTable,
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_PIPE, useClass: JsonObjectBodyPipe },
+    { provide: APP_PIPE, useClass: QueryKeysPipe },
     { provide: APP_PIPE, useFactory: createValidationPipe },
   ],
   exports: [RouteTable],

@@ -44,6 +44,23 @@ export function createValidationPipe(): ValidationPipe {
   });
 }
 
+/** Keys that could reach object prototypes if copied onto an object. */
+const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+/** Refuses query parameters named like prototype properties, which whitelisting cannot see. */
+@Injectable()
+export class QueryKeysPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    if (metadata.type !== 'query' || typeof value !== 'object' || value === null) return value;
+    const forbidden = FORBIDDEN_KEYS.find((key) =>
+      Object.prototype.hasOwnProperty.call(value, key),
+    );
+    if (forbidden)
+      throw new ApiError(400, 'validation_failed', `property ${forbidden} should not exist`);
+    return value;
+  }
+}
+
 /** Raises the deferred body failure, and refuses a body that is not a JSON object. */
 @Injectable()
 export class JsonObjectBodyPipe implements PipeTransform {
