@@ -45,7 +45,6 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   app.useLogger(
     new ConsoleLogger({ logLevels: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1) }),
   );
-  app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();
   installJsonBodyParser(fastify);

@@ -4,6 +4,8 @@ import { AppModule } from './app.module';
 import { createApp } from './bootstrap';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 
+const logger = new Logger('Main');
+
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
@@ -16,9 +18,27 @@ async function main(): Promise<void> {
   }
   const app = await createApp(AppModule, config);
   await app.listen(config.port, config.host);
-  new Logger('Main').log(
-    `Serving the API at ${config.publicBaseUrl} (docs: ${config.publicBaseUrl}/docs)`,
-  );
+  logger.log(`Serving the API at ${config.publicBaseUrl} (docs: ${config.publicBaseUrl}/docs)`);
+
+  // Stop accepting, let in-flight requests finish, close the pools, exit 0; after the grace
+  // period, exit 1 whatever is left. (Nest's own hooks re-raise the signal: the exit code would
+  // not say the shutdown was clean.)
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.log(`${signal}: finishing in-flight requests (at most ${config.shutdownGraceMs} ms).`);
+      setTimeout(() => {
+        logger.error('Grace period over: exiting with requests still in flight.');
+        process.exit(1);
+      }, config.shutdownGraceMs).unref();
+      app.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error(`Shutdown failed: ${String(error)}`);
+          process.exit(1);
+        },
+      );
+    });
+  }
 }
 
 void main();

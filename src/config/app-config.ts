@@ -41,6 +41,8 @@ export class AppConfig {
   banThreshold!: number;
   banSeconds!: number;
   rateLimitFailClosed!: boolean;
+  /** Longest wait for in-flight requests on SIGTERM/SIGINT before exiting anyway. */
+  shutdownGraceMs!: number;
   /** Which proxies to believe for the client address: false, true, a hop count, or addresses. */
   trustProxy!: boolean | number | string;
 }
@@ -155,5 +157,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     banSeconds: integer(env, 'BAN_SECONDS', 600, 1, 86_400 * 7),
     rateLimitFailClosed: boolean(env, 'RATE_LIMIT_FAIL_CLOSED', false),
     trustProxy: trustProxy(env),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   } satisfies AppConfig);
 }

@@ -8,6 +8,7 @@ export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private server?: Server;
   private cutOff = false;
+  private stalled = false;
   port = 0;
 
   constructor(
@@ -37,6 +38,21 @@ export class TcpProxy {
       });
     }
     client.pipe(upstream).pipe(client);
+    if (this.stalled) {
+      client.pause();
+      upstream.pause();
+    }
+  }
+
+  /** Holds every byte in both directions, as a hung server would, until `resume`. */
+  stall(): void {
+    this.stalled = true;
+    for (const socket of this.sockets) socket.pause();
+  }
+
+  resume(): void {
+    this.stalled = false;
+    for (const socket of this.sockets) socket.resume();
   }
 
   /** Drops every open connection and refuses new ones, as a crashed server would. */
