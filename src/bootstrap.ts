@@ -21,9 +21,13 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     trustProxy: config.trustProxy as boolean | string,
     return503OnClosing: true,
     genReqId: requestId,
-    // node:querystring returns objects without a prototype, so that `__proto__` stays a plain
-    // (and refused) parameter; repeated parameters become arrays, refused by validation.
-    querystringParser: (query) => parseQuery(query),
+    routerOptions: {
+      // node:querystring returns objects without a prototype, so that `__proto__` stays a plain
+      // (and refused) parameter; repeated parameters become arrays, refused by validation.
+      querystringParser: (query) => parseQuery(query),
+      // No route parameter of this API is longer; longer ones are refused before any handler.
+      maxParamLength: 100,
+    },
     // Errors Fastify's router raises before any route (a badly encoded URL) get the Error body too.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
       sendErrorBody(reply, toErrorResponse(error)),
@@ -31,8 +35,6 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     // idle keep-alive connection is closed after 5 s.
     requestTimeout: 10_000,
     keepAliveTimeout: 5_000,
-    // No route parameter of this API is longer; longer ones are refused before any handler.
-    maxParamLength: 100,
   });
 }
 

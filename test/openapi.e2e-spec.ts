@@ -112,6 +112,7 @@ describe('the OpenAPI document and the health endpoints', () => {
       '401',
       '413',
       '415',
+      '422',
       '429',
       '500',
       '503',

@@ -17,8 +17,8 @@ export class DatabaseEndpoint implements OnApplicationShutdown {
     DatabaseEndpoint.logger.log(
       `No DATABASE_URL: using the embedded PostgreSQL in ${config.dataDir}`,
     );
-    // One spare connection so that a pool replacing a broken connection is never refused.
-    const embedded = await EmbeddedPostgres.start(config.dataDir, config.databasePoolSize + 1);
+    // The pool has one connection to it; spares so that a replaced connection is never refused.
+    const embedded = await EmbeddedPostgres.start(config.dataDir, 4);
     const endpoint = new DatabaseEndpoint(embedded.url);
     endpoint.embedded = embedded;
     return endpoint;

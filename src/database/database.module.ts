@@ -29,7 +29,9 @@ class DatabaseEndpointModule {}
         // outages per request, through the pool.
         retryAttempts: 0,
         extra: {
-          max: config.databasePoolSize,
+          // PGlite has one session and runs one query at a time: a single connection loses no
+          // throughput, and several stalled on concurrent transactions (docs/adr/0003).
+          max: endpoint.isEmbedded ? 1 : config.databasePoolSize,
           // An outage must turn into a prompt 503, never an endless wait.
           connectionTimeoutMillis: config.databaseConnectTimeoutMs,
           statement_timeout: config.databaseStatementTimeoutMs,

@@ -12,6 +12,7 @@ const STATUS_OF_DOMAIN_CODE: Record<string, number> = {
   validation_failed: 400,
   not_found: 404,
   gone: 410,
+  idempotency_key_reused: 422,
 };
 
 /** The code an error of this status gets when whoever raised it did not name one. */

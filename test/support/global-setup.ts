@@ -11,6 +11,8 @@ export default async function globalSetup(): Promise<void> {
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 100 });
   await server.start();
   process.env.DATABASE_URL = `postgres://postgres@${server.getServerConn()}/postgres`;
+  // As the service does with its own embedded engine: one connection (docs/adr/0003).
+  process.env.DATABASE_POOL_SIZE ??= '1';
   (
     globalThis as { embeddedPostgres?: { db: PGlite; server: PGLiteSocketServer } }
   ).embeddedPostgres = {

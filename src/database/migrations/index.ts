@@ -1,5 +1,10 @@
 import { CreateApiKeys1795219300000 } from '@pet-adoption/api-keys';
 import { CreatePets1795219200000 } from './1795219200000-create-pets';
+import { CreateIdempotencyKeys1795219400000 } from './1795219400000-create-idempotency-keys';
 
 /** Every migration, in order. Listed by class so that they load the same from src/ and dist/. */
-export const migrations = [CreatePets1795219200000, CreateApiKeys1795219300000];
+export const migrations = [
+  CreatePets1795219200000,
+  CreateApiKeys1795219300000,
+  CreateIdempotencyKeys1795219400000,
+];

@@ -1,12 +1,13 @@
-import { InvalidPetError } from '../domain/pet.errors';
+import { IdempotencyKeyReusedError, InvalidPetError } from '../domain/pet.errors';
 import { CreatePet } from './create-pet.use-case';
 import { InMemoryPetRepository } from './testing/in-memory-pet.repository';
 
 describe('CreatePet', () => {
   it('stores the pet with the default status and returns it with its id', async () => {
     const pets = new InMemoryPetRepository();
-    const pet = await new CreatePet(pets).execute({ name: 'Rex', categoryId: 3 });
+    const { pet, replayed } = await new CreatePet(pets).execute({ name: 'Rex', categoryId: 3 });
     expect(pet).toEqual({ id: 1, name: 'Rex', categoryId: 3, status: 'available' });
+    expect(replayed).toBe(false);
     expect(await pets.findById(1n)).toEqual(pet);
   });
 
@@ -16,5 +17,41 @@ describe('CreatePet', () => {
       InvalidPetError,
     );
     expect(await pets.findPage({ limit: 10 })).toEqual([]);
+  });
+
+  describe('with an idempotency key', () => {
+    const key = { scope: 'key:1', key: 'retry-1' };
+
+    it('creates once and replays the same pet for a retry of the same request', async () => {
+      const pets = new InMemoryPetRepository();
+      const createPet = new CreatePet(pets);
+      const first = await createPet.execute({ name: 'Rex', categoryId: 3 }, key);
+      const retry = await createPet.execute({ name: 'Rex', categoryId: 3 }, key);
+      expect(retry).toEqual({ pet: first.pet, replayed: true });
+      expect(await pets.findPage({ limit: 10 })).toHaveLength(1);
+    });
+
+    it('refuses the same key with a different request', async () => {
+      const createPet = new CreatePet(new InMemoryPetRepository());
+      await createPet.execute({ name: 'Rex', categoryId: 3 }, key);
+      await expect(createPet.execute({ name: 'Rex', categoryId: 4 }, key)).rejects.toThrow(
+        IdempotencyKeyReusedError,
+      );
+      await expect(
+        createPet.execute({ name: 'Rex', categoryId: 3, status: 'available' }, key),
+      ).rejects.toThrow(IdempotencyKeyReusedError);
+    });
+
+    it('keeps the keys of different clients apart', async () => {
+      const pets = new InMemoryPetRepository();
+      const createPet = new CreatePet(pets);
+      await createPet.execute({ name: 'Rex', categoryId: 3 }, key);
+      const other = await createPet.execute(
+        { name: 'Rex', categoryId: 3 },
+        { ...key, scope: 'key:2' },
+      );
+      expect(other.replayed).toBe(false);
+      expect(await pets.findPage({ limit: 10 })).toHaveLength(2);
+    });
   });
 });

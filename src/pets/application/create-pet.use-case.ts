@@ -1,12 +1,42 @@
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { newPet, NewPetInput, Pet } from '../domain/pet';
+import { IdempotencyKeyReusedError } from '../domain/pet.errors';
 import { PetRepository } from './pet.repository';
+
+/** How long a client's Idempotency-Key is remembered. */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+
+export interface Idempotency {
+  scope: string;
+  key: string;
+}
+
+export interface Creation {
+  pet: Pet;
+  /** True when this answers a retry: the pet was created by an earlier request. */
+  replayed: boolean;
+}
 
 @Injectable()
 export class CreatePet {
   constructor(private readonly pets: PetRepository) {}
 
-  async execute(input: NewPetInput): Promise<Pet> {
-    return this.pets.add(newPet(input));
+  async execute(input: NewPetInput, idempotency?: Idempotency): Promise<Creation> {
+    const pet = newPet(input);
+    if (!idempotency) return { pet: await this.pets.add(pet), replayed: false };
+
+    // The fingerprint is of the request as sent: a retry omitting `status` is not the same
+    // request as one giving `status: "available"`.
+    const requestHash = createHash('sha256')
+      .update(JSON.stringify([input.name, input.categoryId, input.status ?? null]))
+      .digest('hex');
+    const result = await this.pets.addOnce(pet, {
+      ...idempotency,
+      requestHash,
+      ttlSeconds: IDEMPOTENCY_TTL_SECONDS,
+    });
+    if (result.outcome === 'key_reused') throw new IdempotencyKeyReusedError();
+    return { pet: result.pet, replayed: result.outcome === 'replayed' };
   }
 }

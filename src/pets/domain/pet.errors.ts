@@ -11,3 +11,11 @@ export class PetNotFoundError extends DomainError {
 export class InvalidPetError extends DomainError {
   readonly code = 'validation_failed';
 }
+
+export class IdempotencyKeyReusedError extends DomainError {
+  readonly code = 'idempotency_key_reused';
+
+  constructor() {
+    super('This Idempotency-Key was already used with a different body.');
+  }
+}

@@ -2,6 +2,7 @@ import {
   Body,
   Controller,
   Get,
+  Headers,
   HttpCode,
   Param,
   Post,
@@ -9,10 +10,19 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiParam, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
+import {
+  ApiBearerAuth,
+  ApiHeader,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AppConfig } from '../../config/app-config';
 import { ApiErrorResponses } from '../../http/api-error-responses.decorator';
+import { ApiError } from '../../http/api-error';
 import { CreatePet } from '../application/create-pet.use-case';
 import { GetPet } from '../application/get-pet.use-case';
 import { ListPets } from '../application/list-pets.use-case';
@@ -22,6 +32,16 @@ import { NewPetDto } from './dto/new-pet.dto';
 import { PetDto } from './dto/pet.dto';
 import { GetPetSunsetGuard } from './get-pet-deprecation';
 import { PetIdPipe } from './pet-id.pipe';
+
+/** An Idempotency-Key is 1 to 255 visible ASCII characters. */
+function checkIdempotencyKey(key: string): string {
+  if (/^[\x21-\x7e]{1,255}$/.test(key)) return key;
+  throw new ApiError(
+    400,
+    'validation_failed',
+    'Idempotency-Key must be 1 to 255 visible ASCII characters.',
+  );
+}
 
 @ApiTags('animals')
 @ApiBearerAuth()
@@ -86,13 +106,28 @@ export class PetsController {
       },
     },
   })
-  @ApiErrorResponses(400, 413, 415)
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Makes retries safe: a retry with the same key and body within 24 hours returns the original 201 ' +
+      '(with `Idempotent-Replayed: true`) instead of a second pet; the same key with another body is a 422.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  })
+  @ApiErrorResponses(400, 413, 415, 422)
   async create(
     @Body() body: NewPetDto,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @AuthenticatedClient() client: ApiClient,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Pet> {
-    const pet = await this.createPet.execute(body);
+    const idempotency =
+      idempotencyKey === undefined
+        ? undefined
+        : { scope: `key:${client.keyId}`, key: checkIdempotencyKey(idempotencyKey) };
+    const { pet, replayed } = await this.createPet.execute(body, idempotency);
     void reply.header('location', `${this.config.publicBaseUrl}/pets/${pet.id}`);
+    if (replayed) void reply.header('idempotent-replayed', 'true');
     return pet;
   }
 

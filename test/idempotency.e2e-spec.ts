@@ -1,0 +1,82 @@
+import { apiClient, expectError } from './support/http';
+import { resetDatabase, startTestApp, TestApp } from './support/test-app';
+
+describe('POST /v1/pets with an Idempotency-Key', () => {
+  let t: TestApp;
+  let api: ReturnType<typeof apiClient>;
+  const countPets = async () =>
+    Number((await t.dataSource.query('SELECT count(*) FROM pets'))[0].count);
+  const create = (key: string, body: object, client = api) =>
+    client.post('/v1/pets').set('idempotency-key', key).send(body);
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    api = apiClient(t.url, t.auth);
+  });
+  beforeEach(() => resetDatabase(t.dataSource));
+  afterAll(() => t.close());
+
+  it('creates one pet for sequential retries, replaying the original 201', async () => {
+    const first = await create('order-1', { name: 'Rex', categoryId: 1 });
+    expect(first.status).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    for (let i = 0; i < 3; i++) {
+      const retry = await create('order-1', { name: 'Rex', categoryId: 1 });
+      expect(retry.status).toBe(201);
+      expect(retry.body).toEqual(first.body);
+      expect(retry.headers.location).toBe(first.headers.location);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+    }
+    expect(await countPets()).toBe(1);
+  });
+
+  it('creates exactly one pet for concurrent retries', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => create('order-2', { name: 'Tom', categoryId: 2 })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(201));
+    expect(new Set(responses.map((r) => r.body.id)).size).toBe(1);
+    expect(responses.filter((r) => r.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
+    expect(await countPets()).toBe(1);
+  });
+
+  it('answers 422 to the same key with a different body, and stores nothing more', async () => {
+    await create('order-3', { name: 'Rex', categoryId: 1 });
+    const response = expectError(
+      await create('order-3', { name: 'Rex', categoryId: 2 }),
+      422,
+      'idempotency_key_reused',
+    );
+    expect(response.body.message).toMatch(/Idempotency-Key/);
+    expect(await countPets()).toBe(1);
+  });
+
+  it('keeps the keys of different API keys apart', async () => {
+    const other = apiClient(t.url, (await t.issueKey()).auth);
+    const mine = await create('shared-name', { name: 'Rex', categoryId: 1 });
+    const theirs = await create('shared-name', { name: 'Rex', categoryId: 1 }, other);
+    expect(theirs.status).toBe(201);
+    expect(theirs.body.id).not.toBe(mine.body.id);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('creates a new pet for each request without a key', async () => {
+    await api.post('/v1/pets').send({ name: 'Rex', categoryId: 1 });
+    await api.post('/v1/pets').send({ name: 'Rex', categoryId: 1 });
+    expect(await countPets()).toBe(2);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['too long', 'k'.repeat(256)],
+    ['with spaces', 'my key'],
+  ])('refuses an Idempotency-Key that is %s with a 400', async (_, key) => {
+    expectError(await create(key, { name: 'Rex', categoryId: 1 }), 400, 'validation_failed');
+    expect(await countPets()).toBe(0);
+  });
+
+  it('validates the body before the key: an invalid body is a 400 and claims nothing', async () => {
+    expectError(await create('order-4', { name: '' }), 400, 'validation_failed');
+    expect((await create('order-4', { name: 'Rex', categoryId: 1 })).status).toBe(201);
+  });
+});
