@@ -5,6 +5,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { HttpModule } from './http/http.module';
+import { ObservabilityModule } from './observability/observability.module';
 import { PetsModule } from './pets/pets.module';
 
 @Module({
@@ -14,6 +15,7 @@ import { PetsModule } from './pets/pets.module';
     AccessControlModule,
     HttpModule,
     HealthModule,
+    ObservabilityModule,
     AdminModule,
     PetsModule,
   ],

@@ -7,6 +7,7 @@ import { AppConfig } from './config/app-config';
 import { BODY_HARD_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
 import { installResponseHeaders, requestId } from './http/response-headers';
 import { RouteTable } from './http/route-table';
+import { RequestObserver } from './observability/request-observer';
 import { sendErrorBody, toErrorResponse } from './http/error-mapping';
 import { parse as parseQuery } from 'node:querystring';
 import { createAdminOpenApiDocument, createOpenApiDocument } from './openapi/openapi-document';
@@ -45,12 +46,16 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
 export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
   const config = app.get(AppConfig);
   app.useLogger(
-    new ConsoleLogger({ logLevels: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1) }),
+    new ConsoleLogger({
+      logLevels: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1),
+      json: config.logFormat === 'json',
+    }),
   );
 
   const fastify = app.getHttpAdapter().getInstance();
   installJsonBodyParser(fastify);
   installResponseHeaders(fastify);
+  app.get(RequestObserver).install(fastify);
   const routes = app.get(RouteTable);
   fastify.addHook('onRoute', (route) => {
     if (!route.url.includes('*')) routes.add(route.method, route.url);

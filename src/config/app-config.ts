@@ -26,6 +26,8 @@ export class AppConfig {
   /** Instant from which the deprecated GET /v1/pets/{petId} answers 410. */
   getPetSunset!: Date;
   logLevel!: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  /** `json`: one JSON object a line, for log collectors; `text`: for people at a terminal. */
+  logFormat!: 'json' | 'text';
   /** Bearer token of the admin API; when unset the admin API answers 404 to everything. */
   adminToken?: string;
   /** Prefix of issued API keys: `pet_live_` in production, `pet_test_` elsewhere. */
@@ -145,6 +147,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 1, 600_000),
     getPetSunset: instant(env, 'GET_PET_SUNSET', '2030-12-05T00:00:00Z'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'text'] as const, 'json'),
     adminToken: adminToken(env),
     apiKeyPrefix: oneOf(env, 'API_KEY_PREFIX', ['pet_live_', 'pet_test_'] as const, 'pet_live_'),
     // At most 5 s by contract, so that revocations reach every instance in time.
