@@ -68,6 +68,12 @@ describe('POST /v1/pets', () => {
     ['a null status', { name: 'Rex', categoryId: 1, status: null }, /status/],
     ['an id', { id: 5, name: 'Rex', categoryId: 1 }, /property id/],
     ['an unknown property', { name: 'Rex', categoryId: 1, colour: 'red' }, /property colour/],
+    ['a prototype property', { name: 'Rex', categoryId: 1, prototype: 1 }, /property prototype/],
+    [
+      'a constructor property',
+      { name: 'Rex', categoryId: 1, constructor: 'x' },
+      /property constructor/,
+    ],
   ])('a body with %s', (_, body, field) => {
     it('is a 400 validation_failed naming the field, and stores nothing', async () => {
       const response = await api.post('/v1/pets').send(body);

@@ -47,16 +47,23 @@ export function createValidationPipe(): ValidationPipe {
 /** Keys that could reach object prototypes if copied onto an object. */
 const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
 
-/** Refuses query parameters named like prototype properties, which whitelisting cannot see. */
+/**
+ * Refuses properties named like prototype properties: class-transformer skips them, so
+ * whitelisting never sees them and they would be dropped silently instead of refused.
+ */
+function refuseForbiddenKeys(value: object): void {
+  const forbidden = FORBIDDEN_KEYS.find((key) => Object.prototype.hasOwnProperty.call(value, key));
+  if (forbidden)
+    throw new ApiError(400, 'validation_failed', `property ${forbidden} should not exist`);
+}
+
+/** Refuses query parameters named like prototype properties. */
 @Injectable()
 export class QueryKeysPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
-    if (metadata.type !== 'query' || typeof value !== 'object' || value === null) return value;
-    const forbidden = FORBIDDEN_KEYS.find((key) =>
-      Object.prototype.hasOwnProperty.call(value, key),
-    );
-    if (forbidden)
-      throw new ApiError(400, 'validation_failed', `property ${forbidden} should not exist`);
+    if (metadata.type === 'query' && typeof value === 'object' && value !== null) {
+      refuseForbiddenKeys(value);
+    }
     return value;
   }
 }
@@ -73,6 +80,7 @@ export class JsonObjectBodyPipe implements PipeTransform {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new ApiError(400, 'validation_failed', 'The request body must be a JSON object.');
     }
+    refuseForbiddenKeys(value);
     return value;
   }
 }
