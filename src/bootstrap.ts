@@ -61,6 +61,27 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
     if (!route.url.includes('*')) routes.add(route.method, route.url);
   });
 
+  if (config.corsOrigins.length > 0) {
+    app.enableCors({
+      origin: config.corsOrigins,
+      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+      exposedHeaders: [
+        'Location',
+        'Link',
+        'Retry-After',
+        'X-Request-Id',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'RateLimit-Policy',
+        'RateLimit',
+        'Deprecation',
+        'Sunset',
+        'Idempotent-Replayed',
+      ],
+    });
+  }
+
   await app.init();
 
   SwaggerModule.setup('v1/docs', app, createOpenApiDocument(app, config), {

@@ -37,6 +37,25 @@ describe('responses fit for a JSON API', () => {
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('allow the configured browser origins only', async () => {
+    const cors = await startTestApp({ CORS_ORIGINS: 'https://shop.example' });
+    try {
+      const allowed = await apiClient(cors.url, {
+        ...cors.auth,
+        origin: 'https://shop.example',
+      }).get('/v1/pets');
+      expect(allowed.headers['access-control-allow-origin']).toBe('https://shop.example');
+      expect(allowed.headers['access-control-expose-headers']).toMatch(/X-RateLimit-Remaining/);
+      const other = await apiClient(cors.url, {
+        ...cors.auth,
+        origin: 'https://elsewhere.example',
+      }).get('/v1/pets');
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await cors.close();
+    }
+  });
+
   it('echo a plain X-Request-Id and make one up otherwise', async () => {
     const echoed = await apiClient(t.url, { ...t.auth, 'x-request-id': 'abc-123' }).get('/v1/pets');
     expect(echoed.headers['x-request-id']).toBe('abc-123');

@@ -37,6 +37,11 @@ describe('loadConfig', () => {
     ['PUBLIC_BASE_URL', 'not a url', /PUBLIC_BASE_URL is not a valid URL/],
     ['DATABASE_URL', 'mysql://db/pets', /DATABASE_URL must use postgres: or postgresql:/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
+    [
+      'CORS_ORIGINS',
+      'https://shop.example/path',
+      /CORS_ORIGINS must be a comma-separated list of origins/,
+    ],
     ['REDIS_URL', 'http://cache', /REDIS_URL must use redis: or rediss:/],
     ['BAN_SECONDS', '0', /BAN_SECONDS must be an integer/],
     ['TRUST_PROXY', 'everyone', /TRUST_PROXY must be true, false/],

@@ -43,6 +43,8 @@ export class AppConfig {
   banThreshold!: number;
   banSeconds!: number;
   rateLimitFailClosed!: boolean;
+  /** Browser origins allowed to call the API (CORS); none by default. */
+  corsOrigins!: string[];
   /** Longest wait for in-flight requests on SIGTERM/SIGINT before exiting anyway. */
   shutdownGraceMs!: number;
   /** Which proxies to believe for the client address: false, true, a hop count, or addresses. */
@@ -130,6 +132,28 @@ function trustProxy(env: Env): boolean | number | string {
   );
 }
 
+function corsOrigins(env: Env): string[] {
+  const origins = (read(env, 'CORS_ORIGINS') ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin) {
+      throw new ConfigError(
+        'CORS_ORIGINS',
+        `must be a comma-separated list of origins such as https://shop.example, got "${origin}".`,
+      );
+    }
+  }
+  return origins;
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const publicBaseUrl =
@@ -160,6 +184,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     banSeconds: integer(env, 'BAN_SECONDS', 600, 1, 86_400 * 7),
     rateLimitFailClosed: boolean(env, 'RATE_LIMIT_FAIL_CLOSED', false),
     trustProxy: trustProxy(env),
+    corsOrigins: corsOrigins(env),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   } satisfies AppConfig);
 }
