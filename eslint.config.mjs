@@ -17,6 +17,12 @@ export default tseslint.config(
     },
   },
   {
+    files: ['bench/**/*.mjs'],
+    languageOptions: {
+      globals: { Buffer: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly' },
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',

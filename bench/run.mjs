@@ -46,7 +46,9 @@ async function waitReady(url) {
   for (let i = 0; i < 200; i++) {
     try {
       if ((await fetch(`${url}/health/ready`)).ok) return;
-    } catch {}
+    } catch {
+      // Not listening yet.
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${url} did not become ready`);
