@@ -2,6 +2,10 @@ import { apiClient, expectError, Response } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 import { awayFromMinuteEnd } from './support/windows';
 
+// A test may first wait up to 10 s for the next minute window (awayFromMinuteEnd): Jest's
+// default 5 s would fail it whenever it starts near the end of a minute.
+jest.setTimeout(20_000);
+
 const ADMIN_TOKEN = 'admin-token-for-the-e2e-suite';
 
 function expectRateLimitHeaders(response: Response): void {
