@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       dataDir: './data',
       runMigrations: true,
+      databasePreparedStatements: true,
     });
     expect(config.getPetSunset.toISOString()).toBe('2030-12-05T00:00:00.000Z');
   });
@@ -46,6 +47,11 @@ describe('loadConfig', () => {
     ['BAN_SECONDS', '0', /BAN_SECONDS must be an integer/],
     ['TRUST_PROXY', 'everyone', /TRUST_PROXY must be true, false/],
     ['RATE_LIMIT_FAIL_CLOSED', '1', /RATE_LIMIT_FAIL_CLOSED must be "true" or "false"/],
+    [
+      'DATABASE_PREPARED_STATEMENTS',
+      'off',
+      /DATABASE_PREPARED_STATEMENTS must be "true" or "false"/,
+    ],
     ['ADMIN_TOKEN', 'short', /ADMIN_TOKEN must be at least 16 characters/],
     ['API_KEY_PREFIX', 'key_', /API_KEY_PREFIX must be one of pet_live_, pet_test_/],
     ['API_KEY_CACHE_TTL_MS', '6000', /API_KEY_CACHE_TTL_MS must be an integer from 0 to 5000/],

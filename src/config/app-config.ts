@@ -23,6 +23,8 @@ export class AppConfig {
   databasePoolSize!: number;
   databaseConnectTimeoutMs!: number;
   databaseStatementTimeoutMs!: number;
+  /** Whether the hot statements are prepared per connection; off behind a transaction pooler. */
+  databasePreparedStatements!: boolean;
   /** Instant from which the deprecated GET /v1/pets/{petId} answers 410. */
   getPetSunset!: Date;
   logLevel!: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
@@ -169,6 +171,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseConnectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 1000, 1, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 1, 600_000),
+    databasePreparedStatements: boolean(env, 'DATABASE_PREPARED_STATEMENTS', true),
     getPetSunset: instant(env, 'GET_PET_SUNSET', '2030-12-05T00:00:00Z'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose'] as const, 'log'),
     logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'text'] as const, 'json'),

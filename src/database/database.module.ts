@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
 import { DatabaseEndpoint } from './database-endpoint';
 import { migrations } from './migrations';
+import { SqlStatements } from './sql-statements';
 
 @Module({
   providers: [
@@ -41,6 +42,7 @@ class DatabaseEndpointModule {}
       }),
     }),
   ],
-  exports: [DatabaseEndpointModule],
+  providers: [SqlStatements],
+  exports: [DatabaseEndpointModule, SqlStatements],
 })
 export class DatabaseModule {}

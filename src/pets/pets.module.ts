@@ -1,5 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DatabaseModule } from '../database/database.module';
 import { CreatePet } from './application/create-pet.use-case';
 import { GetPet } from './application/get-pet.use-case';
 import { ListPets } from './application/list-pets.use-case';
@@ -10,7 +11,7 @@ import { PetOrmEntity } from './infrastructure/pet.orm-entity';
 import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PetOrmEntity])],
+  imports: [DatabaseModule, TypeOrmModule.forFeature([PetOrmEntity])],
   controllers: [PetsController],
   providers: [
     ListPets,

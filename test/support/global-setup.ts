@@ -11,8 +11,10 @@ export default async function globalSetup(): Promise<void> {
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 100 });
   await server.start();
   process.env.DATABASE_URL = `postgres://postgres@${server.getServerConn()}/postgres`;
-  // As the service does with its own embedded engine: one connection (docs/adr/0003).
+  // As the service does with its own embedded engine: one connection (docs/adr/0003), and
+  // unnamed statements, since every connection to it shares one session (docs/adr/0008).
   process.env.DATABASE_POOL_SIZE ??= '1';
+  process.env.DATABASE_PREPARED_STATEMENTS ??= 'false';
   (
     globalThis as { embeddedPostgres?: { db: PGlite; server: PGLiteSocketServer } }
   ).embeddedPostgres = {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { FindOptionsWhere, MoreThan, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
+import { SqlStatement, SqlStatements } from '../../database/sql-statements';
 import {
   IdempotencyClaim,
   IdempotentCreation,
@@ -11,30 +12,45 @@ import { NewPet, Pet } from '../domain/pet';
 import { PetMapper } from './pet.mapper';
 import { PetOrmEntity } from './pet.orm-entity';
 
+// The hot statements, as fixed text: a request builds no SQL (docs/adr/0008).
+const COLUMNS = 'id, name, category_id AS "categoryId", status';
+const INSERT: SqlStatement = {
+  name: 'pets_insert',
+  text: `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+};
+const FIND_BY_ID: SqlStatement = {
+  name: 'pets_find_by_id',
+  text: `SELECT ${COLUMNS} FROM pets WHERE id = $1`,
+};
+const PAGE: SqlStatement = {
+  name: 'pets_page',
+  text: `SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`,
+};
+const PAGE_BY_STATUS: SqlStatement = {
+  name: 'pets_page_by_status',
+  text: `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
+};
+
 /** Raised inside the transaction to roll the pet back when its key is already claimed. */
 class ClaimTaken extends Error {}
 
 @Injectable()
 export class TypeOrmPetRepository extends PetRepository {
-  constructor(@InjectRepository(PetOrmEntity) private readonly rows: Repository<PetOrmEntity>) {
+  constructor(
+    @InjectRepository(PetOrmEntity) private readonly rows: Repository<PetOrmEntity>,
+    private readonly sql: SqlStatements,
+  ) {
     super();
   }
 
   async add(pet: NewPet): Promise<Pet> {
-    // One INSERT ... RETURNING: save() would wrap it in a transaction and cost three round trips.
-    const result = await this.rows
-      .createQueryBuilder()
-      .insert()
-      .values(PetMapper.toPersistence(pet))
-      .returning(['id', 'name', 'categoryId', 'status'])
-      .execute();
-    const [row] = result.raw as Array<{
-      id: string;
-      name: string;
-      category_id: string;
-      status: string;
-    }>;
-    return PetMapper.toDomain({ ...row, categoryId: row.category_id });
+    const row = PetMapper.toPersistence(pet);
+    const [created] = await this.sql.query<PetOrmEntity>(INSERT, [
+      row.name,
+      row.categoryId,
+      row.status,
+    ]);
+    return PetMapper.toDomain(created);
   }
 
   /**
@@ -89,15 +105,14 @@ export class TypeOrmPetRepository extends PetRepository {
   }
 
   async findById(id: bigint): Promise<Pet | null> {
-    const row = await this.rows.findOneBy({ id: id.toString() });
+    const [row] = await this.sql.query<PetOrmEntity>(FIND_BY_ID, [id.toString()]);
     return row ? PetMapper.toDomain(row) : null;
   }
 
-  async findPage({ status, after, limit }: PetPageQuery): Promise<Pet[]> {
-    const where: FindOptionsWhere<PetOrmEntity> = {};
-    if (status) where.status = status;
-    if (after !== undefined) where.id = MoreThan(after.toString());
-    const rows = await this.rows.find({ where, order: { id: 'ASC' }, take: limit });
+  async findPage({ status, after = 0n, limit }: PetPageQuery): Promise<Pet[]> {
+    const rows = status
+      ? await this.sql.query<PetOrmEntity>(PAGE_BY_STATUS, [status, after.toString(), limit])
+      : await this.sql.query<PetOrmEntity>(PAGE, [after.toString(), limit]);
     return rows.map(PetMapper.toDomain);
   }
 }

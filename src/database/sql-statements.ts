@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import type { Pool, QueryResultRow } from 'pg';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { AppConfig } from '../config/app-config';
+import { DatabaseEndpoint } from './database-endpoint';
+
+/** A statement of fixed text; its name identifies it on every connection that prepares it. */
+export interface SqlStatement {
+  name: string;
+  text: string;
+}
+
+/**
+ * Runs the hot statements on TypeORM's own pool: no query builder and no entity hydration per
+ * request (docs/adr/0008). By default they are named prepared statements, which PostgreSQL parses
+ * and plans once per connection. They run unnamed when DATABASE_PREPARED_STATEMENTS is false (a
+ * pooler that moves clients between server sessions) and on the embedded engine, whose
+ * connections share one session: a name prepared by one connection would clash with the next.
+ */
+@Injectable()
+export class SqlStatements {
+  private readonly pool: Pool;
+  private readonly named: boolean;
+
+  constructor(dataSource: DataSource, config: AppConfig, endpoint: DatabaseEndpoint) {
+    this.pool = (dataSource.driver as PostgresDriver).master as Pool;
+    this.named = config.databasePreparedStatements && !endpoint.isEmbedded;
+  }
+
+  async query<T extends QueryResultRow>(statement: SqlStatement, values: unknown[]): Promise<T[]> {
+    const { rows } = await this.pool.query<T>(
+      this.named
+        ? { name: statement.name, text: statement.text, values }
+        : { text: statement.text, values },
+    );
+    return rows;
+  }
+}
