@@ -19,7 +19,15 @@ export default tseslint.config(
   {
     files: ['bench/**/*.mjs'],
     languageOptions: {
-      globals: { Buffer: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly' },
+      globals: {
+        Buffer: 'readonly',
+        URL: 'readonly',
+        URLSearchParams: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+      },
     },
   },
   {

@@ -1,16 +1,23 @@
 // npm run bench: the service against a hand-written floor and a no-I/O ceiling, in one run.
-// Environment: DATABASE_URL (a PostgreSQL server; the bench creates and drops its own database
-// there) and REDIS_URL; defaults: the machine's, on loopback. Flags: --rows=N (default 10000),
-// --rounds=N (3), --seconds=N per measurement (5), --connections=N (20), --scale-out (also two
-// service instances against one).
-import { fork, spawn } from 'node:child_process';
+//
+// Environment: DATABASE_URL (a PostgreSQL server: the bench creates a database of its own there
+// and drops it afterwards) and REDIS_URL; by default the machine's, on loopback.
+// Flags: --rows=N pets (10000), --rounds=N (5), --seconds=N per measurement (5), --warmup=N (3),
+// --connections=N (20), --half-rate-seconds=N (10);
+// --million: also compare list pages at 1,000,000 rows against --rows;
+// --scale-out: also run two service instances against one;
+// --soak=N: also run N seconds of mixed load and sample the service's RSS.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { execSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import Redis from 'ioredis';
 import pg from 'pg';
+import { parity } from './parity.mjs';
+import { measure, peakRssMb, Processes, rssMb } from './processes.mjs';
+import { markdown, median, summarize } from './report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const flag = (name, fallback) => {
@@ -19,227 +26,298 @@ const flag = (name, fallback) => {
   return arg.includes('=') ? Number(arg.split('=')[1]) : true;
 };
 const ROWS = flag('rows', 10_000);
-const ROUNDS = flag('rounds', 3);
+const ROUNDS = flag('rounds', 5);
 const SECONDS = flag('seconds', 5);
+const WARMUP = flag('warmup', 3);
 const CONNECTIONS = flag('connections', 20);
+const HALF_RATE_SECONDS = flag('half-rate-seconds', 10);
+const MILLION = flag('million', false);
 const SCALE_OUT = flag('scale-out', false);
+const SOAK = flag('soak', 0);
+const LARGE_ROWS = 1_000_000;
 
-const baseUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+const serverUrl = new URL(
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+);
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const database = `pet_bench_${Date.now()}`;
-const databaseUrl = Object.assign(new URL(baseUrl), { pathname: `/${database}` }).toString();
-const prefix = `pet-bench:${Date.now()}:`;
+const stamp = Date.now();
+const database = `pet_bench_${stamp}`;
+const databaseUrl = Object.assign(new URL(serverUrl), { pathname: `/${database}` }).toString();
+const redisPrefix = `pet-bench:${stamp}:`;
+const publicBaseUrl = 'http://127.0.0.1:4301/v1';
+const env = {
+  NODE_ENV: 'production',
+  DATABASE_URL: databaseUrl,
+  REDIS_URL: redisUrl,
+  REDIS_KEY_PREFIX: redisPrefix,
+  PUBLIC_BASE_URL: publicBaseUrl,
+  LOG_LEVEL: 'warn',
+};
 
-const admin = new pg.Client({ connectionString: baseUrl.toString() });
+const log = (message) =>
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+const processes = new Processes(root);
+const admin = new pg.Client({ connectionString: serverUrl.toString() });
 await admin.connect();
 await admin.query(`CREATE DATABASE ${database}`);
+const db = new pg.Client({ connectionString: databaseUrl });
 
-const children = [];
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
-}
-const peakRssMb = (pid) =>
-  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-
-async function waitReady(url) {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/health/ready`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not become ready`);
-}
-
-function startService(port, extra = {}) {
-  const child = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: redisUrl,
-      REDIS_KEY_PREFIX: prefix,
-      LOG_LEVEL: 'warn',
-      ...extra,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.push(child);
-  return { name: 'service', pid: child.pid, url: `http://127.0.0.1:${port}` };
-}
-
-async function startFork(name, file, port) {
-  const child = fork(join(root, 'bench', file), [], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: redisUrl,
-      REDIS_KEY_PREFIX: prefix,
-    },
-  });
-  children.push(child);
-  await new Promise((resolve) => child.once('message', resolve));
-  return { name, pid: child.pid, url: `http://127.0.0.1:${port}` };
-}
-
-const run = (opts) =>
-  new Promise((resolve, reject) =>
-    autocannon(opts, (error, result) => (error ? reject(error) : resolve(result))),
-  );
-
-try {
-  const service = startService(4301);
-  await waitReady(service.url);
-
-  // Seed: pets by SQL, and one enterprise key with limits no run can reach.
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
+/** Adds `count` pets, statuses in turn; returns the greatest id. */
+async function seedPets(count) {
   await db.query(
     `INSERT INTO pets (name, category_id, status)
-     SELECT 'pet ' || i, 1 + i % 50, (ARRAY['available', 'pending', 'sold'])[1 + i % 3] FROM generate_series(1, $1) i`,
-    [ROWS],
+     SELECT 'pet ' || i, 1 + i % 50, (ARRAY['available', 'pending', 'sold'])[1 + i % 3]
+       FROM generate_series(1, $1::int) i`,
+    [count],
   );
-  await db.query('ANALYZE pets');
+  await db.query('VACUUM ANALYZE pets');
+  return Number((await db.query('SELECT max(id) AS id FROM pets')).rows[0].id);
+}
+
+/** Mean time of a prepared statement seen from a client on loopback, in ms, over 300 runs. */
+async function sqlMs(statement) {
+  await db.query(statement);
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < 300; i++) await db.query(statement);
+  return Number((Number(process.hrtime.bigint() - start) / 1e6 / 300).toFixed(3));
+}
+
+try {
+  log(`Starting the service on a database of its own (${database})...`);
+  const service = await processes.service('service', 4301, env);
+  await db.connect();
+  await seedPets(ROWS);
+  // One enterprise key, hashed as the service stores keys, with limits no run can reach.
   const key = `pet_live_${randomBytes(32).toString('base64url')}`;
   await db.query(
-    `INSERT INTO api_keys (name, plan, per_minute, per_day, prefix, hash) VALUES ('bench', 'enterprise', 1000000000, 1000000000, $1, $2)`,
+    `INSERT INTO api_keys (name, plan, per_minute, per_day, prefix, hash)
+     VALUES ('bench', 'enterprise', 1000000000, 1000000000, $1, $2)`,
     [key.slice(0, 13), createHash('sha256').update(key).digest('hex')],
   );
-  const deepAfter = ROWS - 100;
-  await db.end();
+  const floor = await processes.script('floor', 'floor-server.mjs', 4302, env);
+  const ceiling = await processes.script('ceiling', 'ceiling-server.mjs', 4303, env);
 
-  const floor = await startFork('floor', 'floor-server.mjs', 4302);
-  const ceiling = await startFork('ceiling', 'ceiling-server.mjs', 4303);
   const auth = { authorization: `Bearer ${key}` };
+  const listPath = (after) => `/v1/pets?limit=20&after=${after}`;
   const operations = {
-    'GET /v1/pets?status&limit=20': {
-      method: 'GET',
+    'GET /v1/pets?status=available&limit=20': {
       path: '/v1/pets?status=available&limit=20',
       headers: auth,
     },
-    'GET /v1/pets/{id}': { method: 'GET', path: `/v1/pets/${Math.floor(ROWS / 2)}`, headers: auth },
+    'GET /v1/pets/{id}': { path: `/v1/pets/${Math.floor(ROWS / 2)}`, headers: auth },
     'POST /v1/pets': {
       method: 'POST',
       path: '/v1/pets',
       headers: { ...auth, 'content-type': 'application/json' },
       body: '{"name":"Rex","categoryId":7}',
     },
-    'GET /v1/pets?after (deep page)': {
-      method: 'GET',
-      path: `/v1/pets?limit=20&after=${deepAfter}`,
-      headers: auth,
+    'GET /v1/pets?after (deep page)': { path: listPath(ROWS - 100), headers: auth },
+  };
+
+  log('Checking that the floor answers as the service does...');
+  const differences = await parity(service, floor, {
+    ...operations,
+    'no key': { path: '/v1/pets' },
+    'limit=0': { path: '/v1/pets?limit=0', headers: auth },
+    'unknown parameter': { path: '/v1/pets?sort=id', headers: auth },
+    'petId=abc': { path: '/v1/pets/abc', headers: auth },
+    'no such pet': { path: `/v1/pets/${ROWS * 1000}`, headers: auth },
+    'body without categoryId': { ...operations['POST /v1/pets'], body: '{"name":"Rex"}' },
+    'body with id': {
+      ...operations['POST /v1/pets'],
+      body: '{"id":1,"name":"Rex","categoryId":7}',
     },
-  };
+  });
+  if (differences.length > 0) {
+    throw new Error(
+      `The floor does not answer as the service does:\n  ${differences.join('\n  ')}`,
+    );
+  }
+
+  const run = (target, op, extra = {}) =>
+    measure(target, { ...op, seconds: SECONDS, connections: CONNECTIONS, ...extra });
   const targets = [service, floor];
-
-  const measure = async (target, op, seconds) => {
-    const before = cpuMs(target.pid);
-    const result = await run({
-      url: target.url + op.path,
-      method: op.method,
-      headers: op.headers,
-      body: op.body,
-      connections: CONNECTIONS,
-      duration: seconds,
-    });
-    const cpu = cpuMs(target.pid) - before;
-    return {
-      rps: result.requests.average,
-      p50: result.latency.p50,
-      p97_5: result.latency.p97_5,
-      p99: result.latency.p99,
-      errors: result.errors + result.timeouts,
-      non2xx: result.non2xx,
-      cpuMsPerRequest: result.requests.total ? cpu / result.requests.total : 0,
-    };
-  };
-
-  console.log(
-    `Warm-up (${Object.keys(operations).length} operations x ${targets.length} servers, 2 s each)...`,
-  );
+  log(`Warm-up: ${WARMUP} s per operation and server...`);
   for (const op of Object.values(operations))
-    for (const target of targets) await measure(target, op, 2);
+    for (const target of targets) await run(target, op, { seconds: WARMUP });
 
   const samples = {};
   for (let round = 1; round <= ROUNDS; round++) {
-    console.log(`Round ${round}/${ROUNDS}...`);
-    for (const [name, op] of Object.entries(operations)) {
-      for (const target of targets)
-        ((samples[name] ??= {})[target.name] ??= []).push(await measure(target, op, SECONDS));
-    }
-    ((samples.ceiling ??= {}).ceiling ??= []).push(
-      await measure(ceiling, operations['GET /v1/pets?status&limit=20'], SECONDS),
+    log(`Round ${round}/${ROUNDS}...`);
+    // Interleaved, and in turn first, so that neither server always meets a warmer machine.
+    const order = round % 2 ? targets : [...targets].reverse();
+    for (const [name, op] of Object.entries(operations))
+      for (const target of order)
+        ((samples[name] ??= {})[target.name] ??= []).push(await run(target, op));
+    (samples.ceiling ??= []).push(await run(ceiling, operations['GET /v1/pets/{id}']));
+  }
+  const operationReport = Object.fromEntries(
+    Object.keys(operations).map((name) => {
+      const s = summarize(samples[name].service);
+      const f = summarize(samples[name].floor);
+      return [name, { service: s, floor: f, ratio: Number((s.rps / f.rps).toFixed(2)) }];
+    }),
+  );
+
+  log(`Latency at half the service's rate, ${HALF_RATE_SECONDS} s per operation...`);
+  const halfRate = {};
+  for (const [name, op] of Object.entries(operations)) {
+    const rate = Math.round(operationReport[name].service.rps / 2);
+    const result = await run(service, op, { seconds: HALF_RATE_SECONDS, rate });
+    halfRate[name] = { rate, ...summarize([result]) };
+  }
+
+  let dataScale;
+  if (MILLION) {
+    // The same two pages at both sizes: the first page of a status, and the last page of all.
+    const pages = {
+      'GET /v1/pets?status=available&limit=20': {
+        op: () => operations['GET /v1/pets?status=available&limit=20'],
+        sql: () => ({
+          name: 'first_page_by_status',
+          text: 'SELECT id, name, category_id, status FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3',
+          values: ['available', 0, 21],
+        }),
+      },
+      'GET /v1/pets?after (deep page)': {
+        op: (maxId) => ({ path: listPath(maxId - 100), headers: auth }),
+        sql: (maxId) => ({
+          name: 'deep_page',
+          text: 'SELECT id, name, category_id, status FROM pets WHERE id > $1 ORDER BY id LIMIT $2',
+          values: [maxId - 100, 21],
+        }),
+      },
+    };
+    const measurePages = async (maxId) => {
+      const result = {};
+      for (const [name, page] of Object.entries(pages)) {
+        const runs = [];
+        for (let round = 0; round < ROUNDS; round++) runs.push(await run(service, page.op(maxId)));
+        result[name] = { ...summarize(runs), sqlMs: await sqlMs(page.sql(maxId)) };
+      }
+      return result;
+    };
+    log(`Data scale: list pages at ${ROWS.toLocaleString('en')} rows...`);
+    // The creates of the rounds added rows after the seeded ones: back to exactly ROWS.
+    await db.query('DELETE FROM pets WHERE id > $1', [ROWS]);
+    await db.query('VACUUM ANALYZE pets');
+    const small = await measurePages(ROWS);
+    log(`Data scale: seeding up to ${LARGE_ROWS.toLocaleString('en')} rows...`);
+    const large = await measurePages(await seedPets(LARGE_ROWS - ROWS));
+    log(`Data scale: measured at ${LARGE_ROWS.toLocaleString('en')} rows.`);
+    dataScale = Object.fromEntries(
+      Object.keys(pages).map((name) => {
+        const { sqlMs: smallSqlMs, ...s } = small[name];
+        const { sqlMs: largeSqlMs, ...l } = large[name];
+        return [
+          name,
+          {
+            smallRows: ROWS,
+            largeRows: LARGE_ROWS,
+            small: s,
+            large: l,
+            smallSqlMs,
+            largeSqlMs,
+            costRatio: Number((s.rps / l.rps).toFixed(2)),
+          },
+        ];
+      }),
     );
   }
 
   let scaleOut;
   if (SCALE_OUT) {
-    const second = startService(4304);
-    await waitReady(second.url);
-    const op = operations['GET /v1/pets?status&limit=20'];
-    const one = await measure(service, op, SECONDS);
-    const both = await Promise.all([service, second].map((t) => measure(t, { ...op }, SECONDS)));
-    scaleOut = { one: one.rps, two: both[0].rps + both[1].rps };
+    log('Scale-out: two instances against one...');
+    const second = await processes.service('service-2', 4304, { ...env, RUN_MIGRATIONS: 'false' });
+    const op = operations['GET /v1/pets?status=available&limit=20'];
+    const one = [];
+    const two = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      one.push((await run(service, op)).rps);
+      const both = await Promise.all([service, second].map((target) => run(target, op)));
+      two.push(both[0].rps + both[1].rps);
+    }
+    scaleOut = {
+      operation: 'GET /v1/pets?status=available&limit=20',
+      one: Math.round(median(one)),
+      two: Math.round(median(two)),
+      ratio: Number((median(two) / median(one)).toFixed(2)),
+    };
   }
 
-  const mean = (xs, f) => xs.reduce((s, x) => s + x[f], 0) / xs.length;
-  const summary = (xs) => ({
-    rps: Math.round(mean(xs, 'rps')),
-    p50: mean(xs, 'p50'),
-    p97_5: mean(xs, 'p97_5'),
-    p99: mean(xs, 'p99'),
-    errors: xs.reduce((s, x) => s + x.errors + x.non2xx, 0),
-    cpuMsPerRequest: Number(mean(xs, 'cpuMsPerRequest').toFixed(3)),
-  });
+  let soak;
+  if (SOAK) {
+    log(`Soak: ${SOAK} s of the four operations in turn, sampling the service's RSS...`);
+    const sampleSeconds = 5;
+    const samplesMb = [];
+    const sampler = setInterval(
+      () => samplesMb.push(Math.round(rssMb(service.pid))),
+      sampleSeconds * 1000,
+    );
+    const result = await run(service, {}, { seconds: SOAK, requests: Object.values(operations) });
+    clearInterval(sampler);
+    const perMinute = 60 / sampleSeconds;
+    const mean = (xs) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
+    const firstMinuteMb = mean(samplesMb.slice(perMinute, 2 * perMinute));
+    const lastMinuteMb = mean(samplesMb.slice(-perMinute));
+    soak = {
+      seconds: SOAK,
+      rps: Math.round(result.rps),
+      sampleSeconds,
+      samplesMb,
+      firstMinuteMb,
+      lastMinuteMb,
+      maxMb: Math.max(...samplesMb),
+      growthMb: lastMinuteMb - firstMinuteMb,
+    };
+  }
+
+  const version = async (client, sql) => (await client.query(sql)).rows[0].v;
+  const redis = new Redis(redisUrl);
   const report = {
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, model: cpus()[0].model, node: process.version },
-    settings: { rows: ROWS, rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS },
-    operations: Object.fromEntries(
-      Object.keys(operations).map((name) => {
-        const s = summary(samples[name].service);
-        const f = summary(samples[name].floor);
-        return [name, { service: s, floor: f, ratio: Number((s.rps / f.rps).toFixed(2)) }];
-      }),
-    ),
-    ceiling: summary(samples.ceiling.ceiling),
+    commit: execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim(),
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0].model.trim(),
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      postgres: await version(db, "SELECT split_part(version(), ' on ', 1) AS v"),
+      redis: /redis_version:(\S+)/.exec(await redis.info('server'))[1],
+    },
+    settings: {
+      rows: ROWS,
+      rounds: ROUNDS,
+      seconds: SECONDS,
+      warmup: WARMUP,
+      connections: CONNECTIONS,
+      command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+    },
+    operations: operationReport,
+    ceiling: summarize(samples.ceiling),
+    halfRate,
     servicePeakRssMb: Math.round(peakRssMb(service.pid)),
     floorPeakRssMb: Math.round(peakRssMb(floor.pid)),
+    dataScale,
     scaleOut,
+    soak,
   };
+  // The bench's counters expire with their windows; they need not wait for that.
+  const stale = await redis.keys(`${redisPrefix}*`);
+  if (stale.length > 0) await redis.del(...stale);
+  redis.disconnect();
 
-  const rows = Object.entries(report.operations).map(
-    ([name, { service: s, floor: f, ratio }]) =>
-      `| \`${name}\` | ${s.rps} | ${f.rps} | ${ratio} | ${s.p50} / ${s.p97_5} / ${s.p99} | ${f.p50} / ${f.p97_5} / ${f.p99} | ${s.errors} | ${s.cpuMsPerRequest} | ${f.cpuMsPerRequest} |`,
-  );
-  const markdown = [
-    `Machine: ${report.machine.cpus} cores (${report.machine.model}), Node ${report.machine.node}; ${ROWS} pets; ${ROUNDS} interleaved rounds of ${SECONDS} s, ${CONNECTIONS} connections; ${report.date}.`,
-    '',
-    '| Operation | service req/s | floor req/s | service / floor | service p50 / p97.5 / p99 ms | floor p50 / p97.5 / p99 ms | service errors + non-2xx | service CPU ms/req | floor CPU ms/req |',
-    '|---|---:|---:|---:|---|---|---:|---:|---:|',
-    ...rows,
-    '',
-    `No-I/O ceiling (node:http, fixed body): ${report.ceiling.rps} req/s. Peak RSS: service ${report.servicePeakRssMb} MB, floor ${report.floorPeakRssMb} MB.` +
-      (scaleOut
-        ? ` Scale-out (list): one instance ${Math.round(scaleOut.one)} req/s, two ${Math.round(scaleOut.two)} req/s.`
-        : ''),
-  ].join('\n');
+  const text = markdown(report);
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
   writeFileSync(
     join(root, 'bench', 'results', 'latest.json'),
     `${JSON.stringify(report, null, 2)}\n`,
   );
-  writeFileSync(join(root, 'bench', 'results', 'latest.md'), `${markdown}\n`);
-  console.log(`\n${markdown}\n\nWritten to bench/results/latest.json and latest.md.`);
+  writeFileSync(join(root, 'bench', 'results', 'latest.md'), `${text}\n`);
+  console.log(`\n${text}\n\nWritten to bench/results/latest.json and bench/results/latest.md.`);
 } finally {
-  for (const child of children) child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 1000));
+  await processes.stopAll();
+  await db.end().catch(() => undefined);
   await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
   await admin.end();
 }

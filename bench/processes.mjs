@@ -1,0 +1,119 @@
+// The servers under test as child processes, what /proc says of them, and the load generator.
+import { fork, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+/** Linux counts process CPU time in ticks of 1/100 s. */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) a process has used, in milliseconds. */
+export function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+const statusField = (pid, field) =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) /
+  1024;
+
+/** Resident memory now, in MB. */
+export const rssMb = (pid) => statusField(pid, 'VmRSS');
+/** The most resident memory the process ever had, in MB. */
+export const peakRssMb = (pid) => statusField(pid, 'VmHWM');
+
+export class Processes {
+  children = [];
+
+  constructor(root) {
+    this.root = root;
+  }
+
+  /** The service from `dist/`, as `npm start` runs it. */
+  async service(name, port, env) {
+    const child = spawn(process.execPath, [join(this.root, 'dist/src/main.js')], {
+      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    this.children.push(child);
+    const target = { name, pid: child.pid, url: `http://127.0.0.1:${port}` };
+    await waitReady(target.url, child);
+    return target;
+  }
+
+  /** A bench script that sends 'ready' once it listens. */
+  async script(name, file, port, env) {
+    const child = fork(join(this.root, 'bench', file), [], {
+      env: { ...process.env, ...env, PORT: String(port) },
+    });
+    this.children.push(child);
+    await new Promise((resolve, reject) => {
+      child.once('message', resolve);
+      child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
+    });
+    return { name, pid: child.pid, url: `http://127.0.0.1:${port}` };
+  }
+
+  async stopAll() {
+    const exits = this.children
+      .filter((child) => child.exitCode === null)
+      .map((child) => new Promise((resolve) => child.once('exit', resolve)));
+    for (const child of this.children) child.kill('SIGTERM');
+    await Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, 5000))]);
+  }
+}
+
+async function waitReady(url, child) {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null)
+      throw new Error(`${url}: the service exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/health/ready`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not become ready`);
+}
+
+const load = (options) =>
+  new Promise((resolve, reject) =>
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
+  );
+
+/**
+ * Loads one target with one operation (or a cycle of them) and reports what the client saw and
+ * what the server spent: throughput, latency, failures, CPU per request, the most RSS seen.
+ * `rate`: a fixed overall rate in requests per second instead of as many as the server takes.
+ */
+export async function measure(target, { seconds, connections, rate, requests, ...op }) {
+  const cpuBefore = cpuMs(target.pid);
+  let rssMax = rssMb(target.pid);
+  const sampler = setInterval(() => (rssMax = Math.max(rssMax, rssMb(target.pid))), 250);
+  try {
+    const result = await load({
+      url: target.url + (op.path ?? '/'),
+      method: op.method ?? 'GET',
+      headers: op.headers,
+      body: op.body,
+      requests,
+      connections,
+      duration: seconds,
+      overallRate: rate,
+    });
+    const total = result.requests.total;
+    return {
+      rps: total / result.duration,
+      p50: result.latency.p50,
+      p97_5: result.latency.p97_5,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+      cpuMsPerRequest: total ? (cpuMs(target.pid) - cpuBefore) / total : 0,
+      rssMaxMb: rssMax,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}

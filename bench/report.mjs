@@ -1,0 +1,189 @@
+// Summaries of repeated measurements, the verdicts against the targets, and the markdown report.
+
+/** The targets of the performance issue; the report says which are met and by how much. */
+export const TARGETS = {
+  getRatio: 0.7,
+  postRatio: 0.6,
+  halfRateP99Ms: 25,
+  peakRssMb: 200,
+  scaleRatio: 1.2,
+  /** A run is flat when its RSS grows less than this from its second minute to its last. */
+  soakGrowthMb: 10,
+};
+
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+const round = (value, digits = 0) => Number(value.toFixed(digits));
+
+/** The median of each figure over the rounds; failures are summed. */
+export function summarize(samples) {
+  const of = (field) => median(samples.map((s) => s[field]));
+  return {
+    rps: round(of('rps')),
+    p50: of('p50'),
+    p97_5: of('p97_5'),
+    p99: of('p99'),
+    errors: samples.reduce((sum, s) => sum + s.errors + s.non2xx, 0),
+    cpuMsPerRequest: round(of('cpuMsPerRequest'), 3),
+    rssMaxMb: round(Math.max(...samples.map((s) => s.rssMaxMb))),
+  };
+}
+
+const verdict = (met) => (met ? 'met' : 'NOT met');
+
+/** One row per target: what was asked, what was measured, whether it is met. */
+export function verdicts(report) {
+  const rows = [];
+  for (const [name, { ratio }] of Object.entries(report.operations)) {
+    const target = name.startsWith('POST') ? TARGETS.postRatio : TARGETS.getRatio;
+    rows.push([`\`${name}\`: service / floor ≥ ${target}`, ratio, verdict(ratio >= target)]);
+  }
+  for (const [name, { p99, rate }] of Object.entries(report.halfRate)) {
+    rows.push([
+      `\`${name}\`: p99 at half the service's rate (${rate} req/s) ≤ ${TARGETS.halfRateP99Ms} ms`,
+      `${p99} ms`,
+      verdict(p99 <= TARGETS.halfRateP99Ms),
+    ]);
+  }
+  rows.push([
+    `Service peak RSS ≤ ${TARGETS.peakRssMb} MB`,
+    `${report.servicePeakRssMb} MB`,
+    verdict(report.servicePeakRssMb <= TARGETS.peakRssMb),
+  ]);
+  for (const [name, scale] of Object.entries(report.dataScale ?? {})) {
+    rows.push([
+      `\`${name}\` at ${scale.largeRows.toLocaleString('en')} rows within ${TARGETS.scaleRatio}× of ${scale.smallRows.toLocaleString('en')}`,
+      `${scale.costRatio}×`,
+      verdict(scale.costRatio <= TARGETS.scaleRatio),
+    ]);
+  }
+  if (report.soak) {
+    rows.push([
+      `RSS flat over ${report.soak.seconds} s (growth from the second minute to the last < ${TARGETS.soakGrowthMb} MB)`,
+      `${report.soak.growthMb} MB`,
+      verdict(report.soak.growthMb < TARGETS.soakGrowthMb),
+    ]);
+  }
+  return rows;
+}
+
+const table = (head, rows) =>
+  [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+
+const latency = (s) => `${s.p50} / ${s.p97_5} / ${s.p99}`;
+
+export function markdown(report) {
+  const { machine, settings } = report;
+  const lines = [
+    `Machine: ${machine.cpus} cores (${machine.model}), ${machine.memoryGb} GB, Node ${machine.node}, ${machine.postgres}, Redis ${machine.redis}. ` +
+      `Commit ${report.commit}; ${report.date}.`,
+    `Settings: ${settings.rows.toLocaleString('en')} pets, ${settings.rounds} interleaved rounds of ${settings.seconds} s after a ${settings.warmup} s warm-up, ` +
+      `${settings.connections} connections, the service with NODE_ENV=production and LOG_LEVEL=warn; medians over the rounds. Command: \`${settings.command}\`.`,
+    '',
+    table(
+      [
+        'Operation',
+        'service req/s',
+        'floor req/s',
+        'service / floor',
+        'service p50 / p97.5 / p99 ms',
+        'floor p50 / p97.5 / p99 ms',
+        'service CPU ms/req',
+        'floor CPU ms/req',
+        'service errors + non-2xx',
+        'service max RSS MB',
+      ],
+      Object.entries(report.operations).map(([name, { service: s, floor: f, ratio }]) => [
+        `\`${name}\``,
+        s.rps,
+        f.rps,
+        ratio,
+        latency(s),
+        latency(f),
+        s.cpuMsPerRequest,
+        f.cpuMsPerRequest,
+        s.errors,
+        s.rssMaxMb,
+      ]),
+    ),
+    '',
+    `No-I/O ceiling (node:http, fixed body): ${report.ceiling.rps} req/s. Peak RSS over the run: service ${report.servicePeakRssMb} MB, floor ${report.floorPeakRssMb} MB.`,
+    '',
+    "Latency at half the service's rate (fixed rate, coordinated omission corrected):",
+    '',
+    table(
+      ['Operation', 'rate req/s', 'p50 ms', 'p97.5 ms', 'p99 ms', 'errors + non-2xx'],
+      Object.entries(report.halfRate).map(([name, h]) => [
+        `\`${name}\``,
+        h.rate,
+        h.p50,
+        h.p97_5,
+        h.p99,
+        h.errors,
+      ]),
+    ),
+  ];
+  if (report.dataScale) {
+    lines.push(
+      '',
+      'Data scale (the service, medians of the rounds; SQL: mean execution of the statement, 300 runs):',
+      '',
+      table(
+        [
+          'Operation',
+          'rows',
+          'req/s',
+          'p50 / p99 ms',
+          'CPU ms/req',
+          'SQL ms',
+          'cost ratio (req/s)',
+        ],
+        Object.entries(report.dataScale).flatMap(([name, s]) => [
+          [
+            `\`${name}\``,
+            s.smallRows.toLocaleString('en'),
+            s.small.rps,
+            `${s.small.p50} / ${s.small.p99}`,
+            s.small.cpuMsPerRequest,
+            s.smallSqlMs,
+            '',
+          ],
+          [
+            '',
+            s.largeRows.toLocaleString('en'),
+            s.large.rps,
+            `${s.large.p50} / ${s.large.p99}`,
+            s.large.cpuMsPerRequest,
+            s.largeSqlMs,
+            `${s.costRatio}×`,
+          ],
+        ]),
+      ),
+    );
+  }
+  if (report.scaleOut) {
+    const { one, two } = report.scaleOut;
+    lines.push(
+      '',
+      `Scale-out (\`${report.scaleOut.operation}\`, ${settings.connections} connections per instance): one instance ${one} req/s, two instances sharing PostgreSQL and Redis ${two} req/s (${report.scaleOut.ratio}×). ` +
+        'The load generator, PostgreSQL and Redis run on the same cores.',
+    );
+  }
+  if (report.soak) {
+    const s = report.soak;
+    lines.push(
+      '',
+      `Soak: the four operations in turn for ${s.seconds} s, ${s.rps} req/s; service RSS ${s.firstMinuteMb} MB in the second minute, ${s.lastMinuteMb} MB in the last, ${s.maxMb} MB at most (samples every ${s.sampleSeconds} s: ${s.samplesMb.join(', ')}).`,
+    );
+  }
+  lines.push('', 'Targets:', '', table(['Target', 'Measured', ''], verdicts(report)));
+  return lines.join('\n');
+}
