@@ -1,13 +1,20 @@
-import { HttpException, Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import {
+  ExecutionContext,
+  HttpException,
+  Inject,
+  Injectable,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
   ThrottlerGuard,
   type ThrottlerModuleOptions,
-  type ThrottlerRequest,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
+// The metadata key @SkipThrottle() writes; the package's index does not re-export its constants.
+import { THROTTLER_SKIP } from '@nestjs/throttler/dist/throttler.constants';
 import { RateLimitClock } from './clock';
 import { rateLimitHeaders, secondsUntil } from './headers';
 import { RATE_LIMIT_OPTIONS, ResolvedRateLimitOptions } from './rate-limit.options';
@@ -22,6 +29,9 @@ interface Reply {
 /** Seconds a client should wait while the rate limiter cannot count (fail-closed mode). */
 const UNAVAILABLE_RETRY_AFTER = '5';
 
+/** The one throttler RateLimitModule registers: `@SkipThrottle()` skips it under this name. */
+export const THROTTLER_NAME = 'default';
+
 /**
  * @nestjs/throttler's guard, counting per client (API key, or address when there is none) instead
  * of per route, both windows in one store call, with the headers on every response it sees.
@@ -29,6 +39,9 @@ const UNAVAILABLE_RETRY_AFTER = '5';
  */
 @Injectable()
 export class PlanThrottlerGuard extends ThrottlerGuard {
+  /** Whether `@SkipThrottle()` exempts a handler, read once per handler. */
+  private readonly skips = new WeakMap<object, boolean>();
+
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
@@ -41,11 +54,12 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
     super(options, storage, reflector);
   }
 
-  protected override async getTracker(request: { ip?: string }): Promise<string> {
-    return (await this.subjectOf(request)).id;
-  }
-
-  protected override async handleRequest({ context }: ThrottlerRequest): Promise<boolean> {
+  /**
+   * One store call per request. The base guard would also read six metadata entries and resolve
+   * a limit, a ttl and a block duration per request, none of which applies to plan limits.
+   */
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.skipped(context)) return true;
     const { req, res } = this.getRequestResponse(context) as { req: { ip?: string }; res: Reply };
     const subject = await this.subjectOf(req);
     const now = this.clock.now();
@@ -91,6 +105,21 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
       },
       429,
     );
+  }
+
+  private skipped(context: ExecutionContext): boolean {
+    const handler = context.getHandler();
+    let skip = this.skips.get(handler);
+    if (skip === undefined) {
+      skip = Boolean(
+        this.reflector.getAllAndOverride<boolean>(THROTTLER_SKIP + THROTTLER_NAME, [
+          handler,
+          context.getClass(),
+        ]),
+      );
+      this.skips.set(handler, skip);
+    }
+    return skip;
   }
 
   private async subjectOf(request: { ip?: string }): Promise<RateLimitSubject> {

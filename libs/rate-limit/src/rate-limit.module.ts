@@ -11,7 +11,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { RateLimitClock, SystemRateLimitClock } from './clock';
 import { MemoryWindowStore } from './memory-window-store';
-import { PlanThrottlerGuard } from './plan-throttler.guard';
+import { PlanThrottlerGuard, THROTTLER_NAME } from './plan-throttler.guard';
 import {
   RATE_LIMIT_OPTIONS,
   RateLimitOptions,
@@ -105,8 +105,9 @@ export class RateLimitModule {
       global: true,
       imports: [
         ...imports,
-        // One throttler named "default", so that the package's own @SkipThrottle() applies.
-        ThrottlerModule.forRoot([{ name: 'default', ttl: 60_000, limit: 1 }]),
+        // One throttler named "default", so that the package's own @SkipThrottle() applies. Its
+        // ttl and limit are never read: the plans give the limits (PlanThrottlerGuard).
+        ThrottlerModule.forRoot([{ name: THROTTLER_NAME, ttl: 60_000, limit: 1 }]),
       ],
       providers: [
         {

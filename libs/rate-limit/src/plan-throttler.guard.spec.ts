@@ -1,0 +1,89 @@
+import { Controller, Get, HttpException, Injectable } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import { Test } from '@nestjs/testing';
+import { SkipThrottle } from '@nestjs/throttler';
+import { PlanThrottlerGuard } from './plan-throttler.guard';
+import { RateLimitModule } from './rate-limit.module';
+import { RateLimitSubject, RateLimitSubjectResolver } from './rate-limit-subject.resolver';
+
+@Injectable()
+class KeyHeaderResolver extends RateLimitSubjectResolver {
+  async resolve(request: { headers: { key?: string } }): Promise<RateLimitSubject | null> {
+    const key = request.headers.key;
+    return key ? { id: `key:${key}`, limits: { perMinute: 2, perDay: 100 } } : null;
+  }
+}
+
+@Controller()
+class Limited {
+  @Get() open(): void {}
+  @SkipThrottle() @Get() exempt(): void {}
+}
+
+@SkipThrottle()
+@Controller()
+class Exempt {
+  @Get() any(): void {}
+}
+
+describe('PlanThrottlerGuard', () => {
+  let guard: PlanThrottlerGuard;
+  let keys = 0;
+
+  beforeEach(async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        RateLimitModule.forRootAsync({
+          resolver: KeyHeaderResolver,
+          useFactory: () => ({ anonymousLimits: { perMinute: 1, perDay: 100 } }),
+        }),
+      ],
+    }).compile();
+    await moduleRef.init();
+    guard = moduleRef.get(PlanThrottlerGuard);
+  });
+
+  /** Runs the guard for a handler of a controller; returns its verdict and the headers it wrote. */
+  async function call(controller: object, handler: string, key?: string) {
+    const headers: Record<string, string> = {};
+    const request = { ip: '192.0.2.1', headers: key ? { key } : {} };
+    const response = { header: (name: string, value: string) => (headers[name] = value) };
+    const type = (controller as { constructor: new () => object }).constructor;
+    const context = new ExecutionContextHost(
+      [request, response],
+      type,
+      (controller as Record<string, () => void>)[handler],
+    );
+    try {
+      return { admitted: await guard.canActivate(context), headers };
+    } catch (error) {
+      return { refused: (error as HttpException).getStatus(), headers };
+    }
+  }
+
+  it("counts a key's requests against its plan, with the headers, and refuses past the limit", async () => {
+    const key = `k${keys++}`;
+    const first = await call(new Limited(), 'open', key);
+    expect(first).toMatchObject({ admitted: true });
+    expect(first.headers).toMatchObject({ 'X-RateLimit-Limit': '2', 'X-RateLimit-Remaining': '1' });
+    expect(await call(new Limited(), 'open', key)).toMatchObject({ admitted: true });
+    const third = await call(new Limited(), 'open', key);
+    expect(third).toMatchObject({ refused: 429 });
+    expect(third.headers['Retry-After']).toMatch(/^[1-9][0-9]*$/);
+  });
+
+  it('counts a request without a known client per address, with the anonymous limits', async () => {
+    expect(await call(new Limited(), 'open')).toMatchObject({ admitted: true });
+    expect(await call(new Limited(), 'open')).toMatchObject({ refused: 429 });
+  });
+
+  it('lets @SkipThrottle() handlers and controllers through without counting them', async () => {
+    const key = `k${keys++}`;
+    for (let i = 0; i < 5; i++) {
+      expect(await call(new Limited(), 'exempt', key)).toEqual({ admitted: true, headers: {} });
+      expect(await call(new Exempt(), 'any', key)).toEqual({ admitted: true, headers: {} });
+    }
+    const counted = await call(new Limited(), 'open', key);
+    expect(counted.headers['X-RateLimit-Remaining']).toBe('1');
+  });
+});
