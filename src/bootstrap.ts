@@ -6,6 +6,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from './config/app-config';
 import { BODY_HARD_LIMIT_BYTES, installJsonBodyParser } from './http/json-body';
 import { installResponseHeaders, requestId } from './http/response-headers';
+import { RouteHeaders } from './http/route-headers';
 import { RouteTable } from './http/route-table';
 import { RequestObserver } from './observability/request-observer';
 import { sendErrorBody, toErrorResponse } from './http/error-mapping';
@@ -54,7 +55,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
 
   const fastify = app.getHttpAdapter().getInstance();
   installJsonBodyParser(fastify);
-  installResponseHeaders(fastify);
+  installResponseHeaders(fastify, app.get(RouteHeaders));
   app.get(RequestObserver).install(fastify);
   const routes = app.get(RouteTable);
   fastify.addHook('onRoute', (route) => {

@@ -1,4 +1,4 @@
-import { apiClient, expectError, Response } from './support/http';
+import { apiClient, expectError, request, Response } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
 const BASE = 'https://pets.example/v1';
@@ -56,6 +56,12 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
       'rate_limited',
     );
     expectDeprecationHeaders(refused);
+  });
+
+  it('marks a HEAD of the operation as its GET', async () => {
+    const response = await request(t.url).head('/v1/pets/1').set(t.auth);
+    expect(response.status).toBe(200);
+    expectDeprecationHeaders(response);
   });
 
   it('does not mark the operations that are not deprecated', async () => {

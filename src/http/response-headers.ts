@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { RouteHeaders } from './route-headers';
 
 /** A client's request id is echoed only if it is short and plain; otherwise a new one is made. */
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -13,23 +14,27 @@ export function requestId(request: {
 }
 
 /** Headers suitable for a JSON API: nothing is sniffed, framed, cached or referred. */
-const JSON_API_HEADERS = {
-  'x-content-type-options': 'nosniff',
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-};
-
+const JSON_API_HEADERS: [string, string][] = [
+  ['x-content-type-options', 'nosniff'],
+  ['cache-control', 'no-store'],
+  ['referrer-policy', 'no-referrer'],
+  ['content-security-policy', "default-src 'none'; frame-ancestors 'none'"],
+];
 /** Documentation pages need their scripts and styles: they keep all but the CSP. */
+const DOCUMENTATION_HEADERS = JSON_API_HEADERS.filter(
+  ([name]) => name !== 'content-security-policy',
+);
 const isDocumentationPage = (url: string) => /^\/(v1|admin)\/docs(\/|$|\?)/.test(url);
 
-export function installResponseHeaders(fastify: FastifyInstance): void {
-  fastify.addHook('onSend', async (request, reply, payload) => {
+/** Adds the request id, the route's own headers and the JSON API headers to every response. */
+export function installResponseHeaders(fastify: FastifyInstance, routeHeaders: RouteHeaders): void {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
-    for (const [name, value] of Object.entries(JSON_API_HEADERS)) {
-      if (name === 'content-security-policy' && isDocumentationPage(request.url)) continue;
+    const own = routeHeaders.of(request.method, request.routeOptions.url);
+    if (own) void reply.headers(own);
+    const defaults = isDocumentationPage(request.url) ? DOCUMENTATION_HEADERS : JSON_API_HEADERS;
+    for (const [name, value] of defaults)
       if (!reply.hasHeader(name)) void reply.header(name, value);
-    }
-    return payload;
+    done(null, payload);
   });
 }

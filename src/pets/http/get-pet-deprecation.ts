@@ -1,31 +1,29 @@
-import { CanActivate, Injectable, NestMiddleware } from '@nestjs/common';
-import type { ServerResponse } from 'node:http';
+import { CanActivate, Injectable, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { Clock } from '../../common/clock';
 import { ApiError } from '../../http/api-error';
+import { RouteHeaders } from '../../http/route-headers';
 
 /** GET /v1/pets/{petId} has been deprecated since 2026-11-21T00:00:00Z (RFC 9745 form). */
 export const GET_PET_DEPRECATION = '@1795219200';
 
 /**
- * Marks every response of the deprecated operation, whatever its status: it runs as middleware,
- * before guards and pipes, and writes to the raw response, which Fastify merges into any reply.
+ * Marks every response of the deprecated operation, whatever its status (the 401s and 429s of the
+ * global guards included): `Deprecation`, `Sunset` (RFC 8594) and the successor's `Link`.
  */
 @Injectable()
-export class GetPetDeprecationHeaders implements NestMiddleware {
-  private readonly headers: [string, string][];
+export class GetPetDeprecationHeaders implements OnModuleInit {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly routeHeaders: RouteHeaders,
+  ) {}
 
-  constructor(config: AppConfig) {
-    this.headers = [
-      ['Deprecation', GET_PET_DEPRECATION],
-      ['Sunset', config.getPetSunset.toUTCString()],
-      ['Link', `<${config.publicBaseUrl}/pets>; rel="successor-version"`],
-    ];
-  }
-
-  use(_request: unknown, response: ServerResponse, next: () => void): void {
-    for (const [name, value] of this.headers) response.setHeader(name, value);
-    next();
+  onModuleInit(): void {
+    this.routeHeaders.add('GET', '/v1/pets/:petId', {
+      deprecation: GET_PET_DEPRECATION,
+      sunset: this.config.getPetSunset.toUTCString(),
+      link: `<${this.config.publicBaseUrl}/pets>; rel="successor-version"`,
+    });
   }
 }
 
