@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { setFlagsFromString } from 'node:v8';
 import { Logger } from '@nestjs/common';
 import { AppModule } from './app.module';
 import { createApp } from './bootstrap';
@@ -15,6 +16,11 @@ async function main(): Promise<void> {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
     process.exit(1);
+  }
+  if (config.heapGrowingPercent > 0) {
+    // Under load V8 lets the old generation grow to several times its live data before it
+    // collects; 1.5 times keeps a busy instance under 200 MB for a few % of CPU (docs/adr/0009).
+    setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
   }
   const app = await createApp(AppModule, config);
   await app.listen(config.port, config.host);

@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       dataDir: './data',
       runMigrations: true,
       databasePreparedStatements: true,
+      heapGrowingPercent: 50,
     });
     expect(config.getPetSunset.toISOString()).toBe('2030-12-05T00:00:00.000Z');
   });
@@ -47,6 +48,7 @@ describe('loadConfig', () => {
     ['BAN_SECONDS', '0', /BAN_SECONDS must be an integer/],
     ['TRUST_PROXY', 'everyone', /TRUST_PROXY must be true, false/],
     ['RATE_LIMIT_FAIL_CLOSED', '1', /RATE_LIMIT_FAIL_CLOSED must be "true" or "false"/],
+    ['HEAP_GROWING_PERCENT', '500', /HEAP_GROWING_PERCENT must be an integer from 0 to 300/],
     [
       'DATABASE_PREPARED_STATEMENTS',
       'off',

@@ -49,6 +49,8 @@ export class AppConfig {
   corsOrigins!: string[];
   /** Longest wait for in-flight requests on SIGTERM/SIGINT before exiting anyway. */
   shutdownGraceMs!: number;
+  /** How far V8's old generation may outgrow its live data before a collection; 0: V8 decides. */
+  heapGrowingPercent!: number;
   /** Which proxies to believe for the client address: false, true, a hop count, or addresses. */
   trustProxy!: boolean | number | string;
 }
@@ -189,5 +191,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: trustProxy(env),
     corsOrigins: corsOrigins(env),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 50, 0, 300),
   } satisfies AppConfig);
 }
