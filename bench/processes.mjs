@@ -17,6 +17,14 @@ const statusField = (pid, field) =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) /
   1024;
 
+/** Busy and total CPU time of the whole machine so far, in ticks (from /proc/stat). */
+function machineTicks() {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const ticks = fields.map(Number);
+  const total = ticks.reduce((a, b) => a + b, 0);
+  return { busy: total - ticks[3] - ticks[4], total }; // idle and iowait are not busy
+}
+
 /** Resident memory now, in MB. */
 export const rssMb = (pid) => statusField(pid, 'VmRSS');
 /** The most resident memory the process ever had, in MB. */
@@ -84,11 +92,13 @@ const load = (options) =>
 
 /**
  * Loads one target with one operation (or a cycle of them) and reports what the client saw and
- * what the server spent: throughput, latency, failures, CPU per request, the most RSS seen.
+ * what the server spent: throughput, latency, failures, CPU per request, the most RSS seen, and
+ * how busy the whole machine was.
  * `rate`: a fixed overall rate in requests per second instead of as many as the server takes.
  */
 export async function measure(target, { seconds, connections, rate, requests, ...op }) {
   const cpuBefore = cpuMs(target.pid);
+  const machineBefore = machineTicks();
   let rssMax = rssMb(target.pid);
   const sampler = setInterval(() => (rssMax = Math.max(rssMax, rssMb(target.pid))), 250);
   try {
@@ -103,6 +113,7 @@ export async function measure(target, { seconds, connections, rate, requests, ..
       overallRate: rate,
     });
     const total = result.requests.total;
+    const machine = machineTicks();
     return {
       rps: total / result.duration,
       p50: result.latency.p50,
@@ -112,6 +123,9 @@ export async function measure(target, { seconds, connections, rate, requests, ..
       non2xx: result.non2xx,
       cpuMsPerRequest: total ? (cpuMs(target.pid) - cpuBefore) / total : 0,
       rssMaxMb: rssMax,
+      /** How busy the machine's cores were meanwhile: every process, the load generator included. */
+      machineBusyPct:
+        (100 * (machine.busy - machineBefore.busy)) / (machine.total - machineBefore.total),
     };
   } finally {
     clearInterval(sampler);

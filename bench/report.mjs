@@ -7,7 +7,7 @@ export const TARGETS = {
   halfRateP99Ms: 25,
   peakRssMb: 200,
   scaleRatio: 1.2,
-  /** A run is flat when its RSS grows less than this from its second minute to its last. */
+  /** A run is flat when its RSS grows less than this from its second fifth to its last. */
   soakGrowthMb: 10,
 };
 
@@ -30,6 +30,7 @@ export function summarize(samples) {
     errors: samples.reduce((sum, s) => sum + s.errors + s.non2xx, 0),
     cpuMsPerRequest: round(of('cpuMsPerRequest'), 3),
     rssMaxMb: round(Math.max(...samples.map((s) => s.rssMaxMb))),
+    machineBusyPct: round(of('machineBusyPct')),
   };
 }
 
@@ -63,7 +64,7 @@ export function verdicts(report) {
   }
   if (report.soak) {
     rows.push([
-      `RSS flat over ${report.soak.seconds} s (growth from the second minute to the last < ${TARGETS.soakGrowthMb} MB)`,
+      `RSS flat over ${report.soak.seconds} s (growth from the second fifth of the run to the last < ${TARGETS.soakGrowthMb} MB)`,
       `${report.soak.growthMb} MB`,
       verdict(report.soak.growthMb < TARGETS.soakGrowthMb),
     ]);
@@ -134,7 +135,7 @@ export function markdown(report) {
   if (report.dataScale) {
     lines.push(
       '',
-      'Data scale (the service, medians of the rounds; SQL: mean execution of the statement, 300 runs):',
+      'Data scale (the service, medians of the rounds; SQL: mean round trip of the statement from a client on loopback, 300 runs):',
       '',
       table(
         [
@@ -170,18 +171,20 @@ export function markdown(report) {
     );
   }
   if (report.scaleOut) {
-    const { one, two } = report.scaleOut;
+    const { one, two, oneBusyPct, twoBusyPct, oneCpuMsPerRequest, twoCpuMsPerRequest } =
+      report.scaleOut;
     lines.push(
       '',
       `Scale-out (\`${report.scaleOut.operation}\`, ${settings.connections} connections per instance): one instance ${one} req/s, two instances sharing PostgreSQL and Redis ${two} req/s (${report.scaleOut.ratio}×). ` +
-        'The load generator, PostgreSQL and Redis run on the same cores.',
+        `The machine's ${machine.cpus} cores were ${oneBusyPct} % busy with one instance and ${twoBusyPct} % with two, and the service spent ${oneCpuMsPerRequest} and ${twoCpuMsPerRequest} CPU ms per request: ` +
+        'the load generator, PostgreSQL and Redis run on the same cores, so a second instance has no core of its own here.',
     );
   }
   if (report.soak) {
     const s = report.soak;
     lines.push(
       '',
-      `Soak: the four operations in turn for ${s.seconds} s, ${s.rps} req/s; service RSS ${s.firstMinuteMb} MB in the second minute, ${s.lastMinuteMb} MB in the last, ${s.maxMb} MB at most (samples every ${s.sampleSeconds} s: ${s.samplesMb.join(', ')}).`,
+      `Soak: the four operations in turn for ${s.seconds} s, ${s.rps} req/s; service RSS ${s.earlyMb} MB in the second fifth of the run, ${s.lateMb} MB in the last, ${s.maxMb} MB at most (samples every ${s.sampleSeconds} s: ${s.samplesMb.join(', ')}).`,
     );
   }
   lines.push('', 'Targets:', '', table(['Target', 'Measured', ''], verdicts(report)));
