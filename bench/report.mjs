@@ -87,7 +87,8 @@ export function markdown(report) {
     `Machine: ${machine.cpus} cores (${machine.model}), ${machine.memoryGb} GB, Node ${machine.node}, ${machine.postgres}, Redis ${machine.redis}. ` +
       `Commit ${report.commit}; ${report.date}.`,
     `Settings: ${settings.rows.toLocaleString('en')} pets, ${settings.rounds} interleaved rounds of ${settings.seconds} s after a ${settings.warmup} s warm-up, ` +
-      `${settings.connections} connections, the service with NODE_ENV=production and LOG_LEVEL=warn; medians over the rounds. Command: \`${settings.command}\`.`,
+      `${settings.connections} connections, the service with NODE_ENV=production and LOG_LEVEL=warn; medians over the rounds ` +
+      `(service / floor: the median of each round's ratio). Command: \`${settings.command}\`.`,
     '',
     table(
       [
@@ -118,7 +119,7 @@ export function markdown(report) {
     '',
     `No-I/O ceiling (node:http, fixed body): ${report.ceiling.rps} req/s. Peak RSS over the run: service ${report.servicePeakRssMb} MB, floor ${report.floorPeakRssMb} MB.`,
     '',
-    "Latency at half the service's rate (fixed rate, coordinated omission corrected):",
+    "Latency at half the service's rate (fixed rate, coordinated omission corrected; medians of the rounds):",
     '',
     table(
       ['Operation', 'rate req/s', 'p50 ms', 'p97.5 ms', 'p99 ms', 'errors + non-2xx'],
