@@ -62,6 +62,15 @@ export class Processes {
     return { name, pid: child.pid, url: `http://127.0.0.1:${port}` };
   }
 
+  /** Stops one of them, and waits until it has exited. */
+  async stop(target) {
+    const child = this.children.find((c) => c.pid === target.pid);
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+
   async stopAll() {
     const exits = this.children
       .filter((child) => child.exitCode === null)

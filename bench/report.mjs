@@ -136,7 +136,8 @@ export function markdown(report) {
   if (report.dataScale) {
     lines.push(
       '',
-      'Data scale (the service, medians of the rounds; SQL: mean round trip of the statement from a client on loopback, 300 runs):',
+      'Data scale (one instance per database size, measured back to back in each round; medians of the rounds, cost ratio: ' +
+        "the median of each round's req/s ratio; SQL: mean round trip of the statement from a client on loopback, 300 runs):",
       '',
       table(
         [

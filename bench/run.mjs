@@ -4,7 +4,8 @@
 // and drops it afterwards) and REDIS_URL; by default the machine's, on loopback.
 // Flags: --rows=N pets (10000), --rounds=N (5), --seconds=N per measurement (5), --warmup=N (3),
 // --connections=N (20), --half-rate-seconds=N per fixed-rate measurement (10, in up to 3 rounds);
-// --million: also compare list pages at 1,000,000 rows against --rows;
+// --million: also compare list pages at 1,000,000 rows (--large-rows=N) against --rows, on a
+// second database and instance;
 // --scale-out: also run two service instances against one;
 // --soak=N: also run N seconds of mixed load and sample the service's RSS.
 import { createHash, randomBytes } from 'node:crypto';
@@ -34,7 +35,7 @@ const HALF_RATE_SECONDS = flag('half-rate-seconds', 10);
 const MILLION = flag('million', false);
 const SCALE_OUT = flag('scale-out', false);
 const SOAK = flag('soak', 0);
-const LARGE_ROWS = 1_000_000;
+const LARGE_ROWS = flag('large-rows', 1_000_000);
 
 const serverUrl = new URL(
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -43,6 +44,10 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const stamp = Date.now();
 const database = `pet_bench_${stamp}`;
 const databaseUrl = Object.assign(new URL(serverUrl), { pathname: `/${database}` }).toString();
+const largeDatabase = `${database}_large`;
+const largeDatabaseUrl = Object.assign(new URL(serverUrl), {
+  pathname: `/${largeDatabase}`,
+}).toString();
 const redisPrefix = `pet-bench:${stamp}:`;
 const publicBaseUrl = 'http://127.0.0.1:4301/v1';
 const env = {
@@ -61,24 +66,34 @@ const admin = new pg.Client({ connectionString: serverUrl.toString() });
 await admin.connect();
 await admin.query(`CREATE DATABASE ${database}`);
 const db = new pg.Client({ connectionString: databaseUrl });
+const largeDb = new pg.Client({ connectionString: largeDatabaseUrl });
 
-/** Adds `count` pets, statuses in turn; returns the greatest id. */
-async function seedPets(count) {
-  await db.query(
+/** Adds `count` pets to a database, statuses in turn; returns the greatest id. */
+async function seedPets(client, count) {
+  await client.query(
     `INSERT INTO pets (name, category_id, status)
      SELECT 'pet ' || i, 1 + i % 50, (ARRAY['available', 'pending', 'sold'])[1 + i % 3]
        FROM generate_series(1, $1::int) i`,
     [count],
   );
-  await db.query('VACUUM ANALYZE pets');
-  return Number((await db.query('SELECT max(id) AS id FROM pets')).rows[0].id);
+  await client.query('VACUUM ANALYZE pets');
+  return Number((await client.query('SELECT max(id) AS id FROM pets')).rows[0].id);
+}
+
+/** One enterprise key, hashed as the service stores keys, with limits no run can reach. */
+async function insertKey(client, key) {
+  await client.query(
+    `INSERT INTO api_keys (name, plan, per_minute, per_day, prefix, hash)
+     VALUES ('bench', 'enterprise', 1000000000, 1000000000, $1, $2)`,
+    [key.slice(0, 13), createHash('sha256').update(key).digest('hex')],
+  );
 }
 
 /** Mean time of a prepared statement seen from a client on loopback, in ms, over 300 runs. */
-async function sqlMs(statement) {
-  await db.query(statement);
+async function sqlMs(client, statement) {
+  await client.query(statement);
   const start = process.hrtime.bigint();
-  for (let i = 0; i < 300; i++) await db.query(statement);
+  for (let i = 0; i < 300; i++) await client.query(statement);
   return Number((Number(process.hrtime.bigint() - start) / 1e6 / 300).toFixed(3));
 }
 
@@ -86,14 +101,9 @@ try {
   log(`Starting the service on a database of its own (${database})...`);
   const service = await processes.service('service', 4301, env);
   await db.connect();
-  await seedPets(ROWS);
-  // One enterprise key, hashed as the service stores keys, with limits no run can reach.
+  await seedPets(db, ROWS);
   const key = `pet_live_${randomBytes(32).toString('base64url')}`;
-  await db.query(
-    `INSERT INTO api_keys (name, plan, per_minute, per_day, prefix, hash)
-     VALUES ('bench', 'enterprise', 1000000000, 1000000000, $1, $2)`,
-    [key.slice(0, 13), createHash('sha256').update(key).digest('hex')],
-  );
+  await insertKey(db, key);
   const floor = await processes.script('floor', 'floor-server.mjs', 4302, env);
   const ceiling = await processes.script('ceiling', 'ceiling-server.mjs', 4303, env);
 
@@ -209,41 +219,51 @@ try {
         }),
       },
     };
-    const measurePages = async (maxId) => {
-      const result = {};
-      for (const [name, page] of Object.entries(pages)) {
-        const runs = [];
-        for (let round = 0; round < ROUNDS; round++) runs.push(await run(service, page.op(maxId)));
-        result[name] = { ...summarize(runs), sqlMs: await sqlMs(page.sql(maxId)) };
-      }
-      return result;
-    };
-    log(`Data scale: list pages at ${ROWS.toLocaleString('en')} rows...`);
-    // The creates of the rounds added rows after the seeded ones: back to exactly ROWS.
+    // Two fresh instances, started and warmed alike: one on this database brought back to exactly
+    // ROWS pets, one on a database of LARGE_ROWS. Each round measures both back to back, and the
+    // ratio is taken per round.
     await db.query('DELETE FROM pets WHERE id > $1', [ROWS]);
     await db.query('VACUUM ANALYZE pets');
-    const small = await measurePages(ROWS);
-    log(`Data scale: seeding up to ${LARGE_ROWS.toLocaleString('en')} rows...`);
-    const large = await measurePages(await seedPets(LARGE_ROWS - ROWS));
-    log(`Data scale: measured at ${LARGE_ROWS.toLocaleString('en')} rows.`);
-    dataScale = Object.fromEntries(
-      Object.keys(pages).map((name) => {
-        const { sqlMs: smallSqlMs, ...s } = small[name];
-        const { sqlMs: largeSqlMs, ...l } = large[name];
-        return [
-          name,
-          {
-            smallRows: ROWS,
-            largeRows: LARGE_ROWS,
-            small: s,
-            large: l,
-            smallSqlMs,
-            largeSqlMs,
-            costRatio: Number((s.rps / l.rps).toFixed(2)),
-          },
-        ];
-      }),
-    );
+    log(`Data scale: a second database with ${LARGE_ROWS.toLocaleString('en')} pets...`);
+    await admin.query(`CREATE DATABASE ${largeDatabase}`);
+    const smallService = await processes.service('service-small', 4305, env);
+    const largeService = await processes.service('service-large', 4306, {
+      ...env,
+      DATABASE_URL: largeDatabaseUrl,
+    });
+    await largeDb.connect();
+    const sizes = [
+      { name: 'small', target: smallService, maxId: ROWS },
+      { name: 'large', target: largeService, maxId: await seedPets(largeDb, LARGE_ROWS) },
+    ];
+    await insertKey(largeDb, key);
+    log('Data scale: measuring both sizes in interleaved rounds...');
+    for (const size of sizes)
+      for (const page of Object.values(pages))
+        await run(size.target, page.op(size.maxId), { seconds: WARMUP });
+    const runs = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, page] of Object.entries(pages)) {
+        for (const size of round % 2 ? [...sizes].reverse() : sizes) {
+          ((runs[name] ??= {})[size.name] ??= []).push(await run(size.target, page.op(size.maxId)));
+        }
+      }
+    }
+    dataScale = {};
+    for (const [name, page] of Object.entries(pages)) {
+      const { small, large } = runs[name];
+      dataScale[name] = {
+        smallRows: ROWS,
+        largeRows: LARGE_ROWS,
+        small: summarize(small),
+        large: summarize(large),
+        smallSqlMs: await sqlMs(db, page.sql(ROWS)),
+        largeSqlMs: await sqlMs(largeDb, page.sql(sizes[1].maxId)),
+        costRatio: Number(median(small.map((s, round) => s.rps / large[round].rps)).toFixed(2)),
+      };
+    }
+    await processes.stop(smallService);
+    await processes.stop(largeService);
   }
 
   let scaleOut;
@@ -350,6 +370,8 @@ try {
 } finally {
   await processes.stopAll();
   await db.end().catch(() => undefined);
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
+  await largeDb.end().catch(() => undefined);
+  for (const name of [database, largeDatabase])
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
   await admin.end();
 }
