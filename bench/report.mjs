@@ -87,7 +87,7 @@ export function markdown(report) {
     `Machine: ${machine.cpus} cores (${machine.model}), ${machine.memoryGb} GB, Node ${machine.node}, ${machine.postgres}, Redis ${machine.redis}. ` +
       `Commit ${report.commit}; ${report.date}.`,
     `Settings: ${settings.rows.toLocaleString('en')} pets, ${settings.rounds} interleaved rounds of ${settings.seconds} s after a ${settings.warmup} s warm-up, ` +
-      `${settings.connections} connections, the service with NODE_ENV=production and LOG_LEVEL=warn; medians over the rounds ` +
+      `${settings.connections} connections, the service with NODE_ENV=production and LOG_LEVEL=${settings.logLevel}; medians over the rounds ` +
       `(service / floor: the median of each round's ratio). Command: \`${settings.command}\`.`,
     '',
     table(

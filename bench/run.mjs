@@ -7,7 +7,9 @@
 // --million: also compare list pages at 1,000,000 rows (--large-rows=N) against --rows, on a
 // second database and instance;
 // --scale-out: also run two service instances against one;
-// --soak=N: also run N seconds of mixed load and sample the service's RSS.
+// --soak=N: also run N seconds of mixed load and sample the service's RSS;
+// --log-requests: the service logs every request (LOG_LEVEL=log, to /dev/null) instead of warnings
+// only, to measure what the request log costs.
 import { createHash, randomBytes } from 'node:crypto';
 import { execSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -36,6 +38,7 @@ const MILLION = flag('million', false);
 const SCALE_OUT = flag('scale-out', false);
 const SOAK = flag('soak', 0);
 const LARGE_ROWS = flag('large-rows', 1_000_000);
+const LOG_LEVEL = flag('log-requests', false) ? 'log' : 'warn';
 
 const serverUrl = new URL(
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -56,7 +59,7 @@ const env = {
   REDIS_URL: redisUrl,
   REDIS_KEY_PREFIX: redisPrefix,
   PUBLIC_BASE_URL: publicBaseUrl,
-  LOG_LEVEL: 'warn',
+  LOG_LEVEL,
 };
 
 const log = (message) =>
@@ -343,6 +346,7 @@ try {
       seconds: SECONDS,
       warmup: WARMUP,
       connections: CONNECTIONS,
+      logLevel: LOG_LEVEL,
       command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
     },
     operations: operationReport,
