@@ -33,13 +33,23 @@ export const peakRssMb = (pid) => statusField(pid, 'VmHWM');
 export class Processes {
   children = [];
 
-  constructor(root) {
+  /** With `profileDir`, each service instance writes a V8 CPU profile there when it exits. */
+  constructor(root, { profileDir } = {}) {
     this.root = root;
+    this.profileDir = profileDir;
+  }
+
+  /** Node's options that make a process write its CPU profile on exit, when profiling. */
+  profiling(name) {
+    return this.profileDir
+      ? ['--cpu-prof', `--cpu-prof-dir=${this.profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+      : [];
   }
 
   /** The service from `dist/`, as `npm start` runs it. */
   async service(name, port, env) {
-    const child = spawn(process.execPath, [join(this.root, 'dist/src/main.js')], {
+    const args = [...this.profiling(name), join(this.root, 'dist/src/main.js')];
+    const child = spawn(process.execPath, args, {
       env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -53,6 +63,7 @@ export class Processes {
   async script(name, file, port, env) {
     const child = fork(join(this.root, 'bench', file), [], {
       env: { ...process.env, ...env, PORT: String(port) },
+      execArgv: this.profiling(name),
     });
     this.children.push(child);
     await new Promise((resolve, reject) => {

@@ -87,7 +87,7 @@ export function markdown(report) {
     `Machine: ${machine.cpus} cores (${machine.model}), ${machine.memoryGb} GB, Node ${machine.node}, ${machine.postgres}, Redis ${machine.redis}. ` +
       `Commit ${report.commit}; ${report.date}.`,
     `Settings: ${settings.rows.toLocaleString('en')} pets, ${settings.rounds} interleaved rounds of ${settings.seconds} s after a ${settings.warmup} s warm-up, ` +
-      `${settings.connections} connections, the service with NODE_ENV=production and LOG_LEVEL=${settings.logLevel}; medians over the rounds ` +
+      `${settings.connections} connections, the service with NODE_ENV=production and LOG_LEVEL=${settings.logLevel}${settings.profiled ? ', under the CPU profiler (slower: not comparable with other runs)' : ''}; medians over the rounds ` +
       `(service / floor: the median of each round's ratio). Command: \`${settings.command}\`.`,
     '',
     table(
@@ -96,6 +96,7 @@ export function markdown(report) {
         'service req/s',
         'floor req/s',
         'service / floor',
+        'per round',
         'service p50 / p97.5 / p99 ms',
         'floor p50 / p97.5 / p99 ms',
         'service CPU ms/req',
@@ -103,18 +104,21 @@ export function markdown(report) {
         'service errors + non-2xx',
         'service max RSS MB',
       ],
-      Object.entries(report.operations).map(([name, { service: s, floor: f, ratio }]) => [
-        `\`${name}\``,
-        s.rps,
-        f.rps,
-        ratio,
-        latency(s),
-        latency(f),
-        s.cpuMsPerRequest,
-        f.cpuMsPerRequest,
-        s.errors,
-        s.rssMaxMb,
-      ]),
+      Object.entries(report.operations).map(
+        ([name, { service: s, floor: f, ratio, roundRatios }]) => [
+          `\`${name}\``,
+          s.rps,
+          f.rps,
+          ratio,
+          roundRatios.join(', '),
+          latency(s),
+          latency(f),
+          s.cpuMsPerRequest,
+          f.cpuMsPerRequest,
+          s.errors,
+          s.rssMaxMb,
+        ],
+      ),
     ),
     '',
     `No-I/O ceiling (node:http, fixed body): ${report.ceiling.rps} req/s. Peak RSS over the run: service ${report.servicePeakRssMb} MB, floor ${report.floorPeakRssMb} MB.`,

@@ -9,7 +9,9 @@
 // --scale-out: also run two service instances against one;
 // --soak=N: also run N seconds of mixed load and sample the service's RSS;
 // --log-requests: the service logs every request (LOG_LEVEL=log, to /dev/null) instead of warnings
-// only, to measure what the request log costs.
+// only, to measure what the request log costs;
+// --profile: the service runs under V8's CPU profiler (slower, so its figures are not comparable)
+// and the report ends with where its CPU time went (profile files in bench/results/profiles/).
 import { createHash, randomBytes } from 'node:crypto';
 import { execSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import Redis from 'ioredis';
 import pg from 'pg';
 import { parity } from './parity.mjs';
+import { profileSummary } from './profile.mjs';
 import { measure, peakRssMb, Processes, rssMb } from './processes.mjs';
 import { markdown, median, summarize } from './report.mjs';
 
@@ -39,6 +42,7 @@ const SCALE_OUT = flag('scale-out', false);
 const SOAK = flag('soak', 0);
 const LARGE_ROWS = flag('large-rows', 1_000_000);
 const LOG_LEVEL = flag('log-requests', false) ? 'log' : 'warn';
+const PROFILE = flag('profile', false);
 
 const serverUrl = new URL(
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -64,7 +68,8 @@ const env = {
 
 const log = (message) =>
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
-const processes = new Processes(root);
+const profileDir = join(root, 'bench', 'results', 'profiles');
+const processes = new Processes(root, { profileDir: PROFILE ? profileDir : undefined });
 const admin = new pg.Client({ connectionString: serverUrl.toString() });
 await admin.connect();
 await admin.query(`CREATE DATABASE ${database}`);
@@ -169,13 +174,16 @@ try {
       const { service: serviceRuns, floor: floorRuns } = samples[name];
       // Each round measures both servers back to back: the ratio is taken per round, where the
       // machine is the same for both, and its median reported.
-      const ratio = median(serviceRuns.map((s, round) => s.rps / floorRuns[round].rps));
+      const ratios = serviceRuns.map((s, round) =>
+        Number((s.rps / floorRuns[round].rps).toFixed(2)),
+      );
       return [
         name,
         {
           service: summarize(serviceRuns),
           floor: summarize(floorRuns),
-          ratio: Number(ratio.toFixed(2)),
+          ratio: Number(median(ratios).toFixed(2)),
+          roundRatios: ratios,
         },
       ];
     }),
@@ -347,6 +355,7 @@ try {
       warmup: WARMUP,
       connections: CONNECTIONS,
       logLevel: LOG_LEVEL,
+      profiled: PROFILE,
       command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
     },
     operations: operationReport,
@@ -378,4 +387,19 @@ try {
   for (const name of [database, largeDatabase])
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
   await admin.end();
+}
+
+if (PROFILE) {
+  // Written as they exited: the service instance that served the rounds and the soak, the floor.
+  const text = ['service', 'floor']
+    .map(
+      (name) =>
+        `Where the ${name}'s CPU time went (V8 profile of the whole run):\n\n` +
+        profileSummary(join(profileDir, `${name}.cpuprofile`)),
+    )
+    .join('\n\n');
+  writeFileSync(join(root, 'bench', 'results', 'profile.md'), `${text}\n`);
+  console.log(
+    `\n${text}\n\nWritten to bench/results/profile.md; the profiles are in ${profileDir}.`,
+  );
 }
