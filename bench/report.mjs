@@ -181,7 +181,7 @@ export function markdown(report) {
       report.scaleOut;
     lines.push(
       '',
-      `Scale-out (\`${report.scaleOut.operation}\`, ${settings.connections} connections per instance): one instance ${one} req/s, two instances sharing PostgreSQL and Redis ${two} req/s (${report.scaleOut.ratio}×). ` +
+      `Scale-out (\`${report.scaleOut.operation}\`, ${settings.connections} connections per instance): one instance ${one} req/s, two instances sharing PostgreSQL and Redis ${two} req/s (${report.scaleOut.ratio.toFixed(2)}×). ` +
         `The machine's ${machine.cpus} cores were ${oneBusyPct} % busy with one instance and ${twoBusyPct} % with two, and the service spent ${oneCpuMsPerRequest} and ${twoCpuMsPerRequest} CPU ms per request: ` +
         'the load generator, PostgreSQL and Redis run on the same cores, so a second instance has no core of its own here.',
     );
