@@ -13,7 +13,15 @@ async function startService(
 ): Promise<{ child: ChildProcess; url: string }> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      // Its counters stay apart from any other user of the same Redis, as the in-process apps' do.
+      REDIS_KEY_PREFIX: `pet-adoption-test:${process.pid}:shutdown:`,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = `http://127.0.0.1:${port}`;
