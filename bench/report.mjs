@@ -19,6 +19,15 @@ export const median = (values) => {
 
 const round = (value, digits = 0) => Number(value.toFixed(digits));
 
+/**
+ * Throughput ratios of two series of runs measured back to back, round by round (where both met
+ * the same machine): each round's ratio, and their median.
+ */
+export function pairedRatio(runs, against) {
+  const ratios = runs.map((run, i) => run.rps / against[i].rps);
+  return { ratio: round(median(ratios), 2), rounds: ratios.map((ratio) => round(ratio, 2)) };
+}
+
 /** The median of each figure over the rounds; failures are summed. */
 export function summarize(samples) {
   const of = (field) => median(samples.map((s) => s[field]));

@@ -23,7 +23,7 @@ import pg from 'pg';
 import { parity } from './parity.mjs';
 import { profileSummary } from './profile.mjs';
 import { measure, peakRssMb, Processes, rssMb } from './processes.mjs';
-import { markdown, median, summarize } from './report.mjs';
+import { markdown, median, pairedRatio, summarize } from './report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const flag = (name, fallback) => {
@@ -172,18 +172,14 @@ try {
   const operationReport = Object.fromEntries(
     Object.keys(operations).map((name) => {
       const { service: serviceRuns, floor: floorRuns } = samples[name];
-      // Each round measures both servers back to back: the ratio is taken per round, where the
-      // machine is the same for both, and its median reported.
-      const ratios = serviceRuns.map((s, round) =>
-        Number((s.rps / floorRuns[round].rps).toFixed(2)),
-      );
+      const { ratio, rounds } = pairedRatio(serviceRuns, floorRuns);
       return [
         name,
         {
           service: summarize(serviceRuns),
           floor: summarize(floorRuns),
-          ratio: Number(median(ratios).toFixed(2)),
-          roundRatios: ratios,
+          ratio,
+          roundRatios: rounds,
         },
       ];
     }),
@@ -193,19 +189,21 @@ try {
   log(
     `Latency at half the service's rate: ${halfRateRuns} rounds of ${HALF_RATE_SECONDS} s per operation...`,
   );
+  const halfRates = Object.fromEntries(
+    Object.entries(operationReport).map(([name, { service: s }]) => [name, Math.round(s.rps / 2)]),
+  );
   const halfRateSamples = {};
   for (let round = 0; round < halfRateRuns; round++) {
     for (const [name, op] of Object.entries(operations)) {
-      const rate = Math.round(operationReport[name].service.rps / 2);
       (halfRateSamples[name] ??= []).push(
-        await run(service, op, { seconds: HALF_RATE_SECONDS, rate }),
+        await run(service, op, { seconds: HALF_RATE_SECONDS, rate: halfRates[name] }),
       );
     }
   }
   const halfRate = Object.fromEntries(
     Object.entries(halfRateSamples).map(([name, runs]) => [
       name,
-      { rate: Math.round(operationReport[name].service.rps / 2), ...summarize(runs) },
+      { rate: halfRates[name], ...summarize(runs) },
     ]),
   );
 
@@ -270,7 +268,7 @@ try {
         large: summarize(large),
         smallSqlMs: await sqlMs(db, page.sql(ROWS)),
         largeSqlMs: await sqlMs(largeDb, page.sql(sizes[1].maxId)),
-        costRatio: Number(median(small.map((s, round) => s.rps / large[round].rps)).toFixed(2)),
+        costRatio: pairedRatio(small, large).ratio,
       };
     }
     await processes.stop(smallService);
