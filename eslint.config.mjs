@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**/*.mjs'],
+    files: ['bench/**/*.mjs', 'scripts/**/*.mjs'],
     languageOptions: {
       globals: {
         Buffer: 'readonly',
