@@ -2,8 +2,8 @@ import { apiClient, expectError, request } from './support/http';
 import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, TestApp } from './support/test-app';
 
-// The Redis of the run (REDIS_URL), or the machine's on loopback, reached through a proxy to cut.
-const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+// The Redis of the run (REDIS_URL, provided by the test setup), reached through a proxy to cut.
+const redis = new URL(process.env.REDIS_URL!);
 
 describe.each([
   ['fail-open (default)', 'false'],

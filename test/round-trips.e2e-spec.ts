@@ -16,7 +16,6 @@ describe('round trips per request', () => {
 
   beforeAll(async () => {
     t = await startTestApp({
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       // The key stays known for the whole test, however slow the machine.
       API_KEY_CACHE_TTL_MS: '5000',
     });

@@ -1,10 +1,10 @@
-import type { PGlite } from '@electric-sql/pglite';
-import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { StartedPeers } from './global-setup';
 
 export default async function globalTeardown(): Promise<void> {
-  const embedded = (globalThis as { embeddedPostgres?: { db: PGlite; server: PGLiteSocketServer } })
-    .embeddedPostgres;
-  if (!embedded) return;
-  await embedded.server.stop();
-  await embedded.db.close();
+  const started = (globalThis as { testPeers?: StartedPeers }).testPeers;
+  await started?.redis?.stop();
+  if (started?.embeddedPostgres) {
+    await started.embeddedPostgres.server.stop();
+    await started.embeddedPostgres.db.close();
+  }
 }

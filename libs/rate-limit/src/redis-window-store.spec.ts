@@ -3,8 +3,8 @@ import { RedisWindowStore } from './redis-window-store';
 import { ResilientWindowStore, WindowStoreUnavailableError } from './resilient-window-store';
 import { windowStoreContract } from './window-store.contract';
 
-// Runs against a real Redis: REDIS_URL, or the machine's on loopback.
-const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+// Runs against the run's real Redis (REDIS_URL, provided by the test setup).
+const url = process.env.REDIS_URL!;
 const prefix = `rate-limit-spec:${process.pid}:${Date.now()}:`;
 const connections: Redis[] = [];
 const open = (target: string) => {
