@@ -10,7 +10,14 @@ module.exports = {
       comment: 'The domain imports nothing but the domain (no Nest, no TypeORM, no validators).',
       severity: 'error',
       from: { path: '^src/[^/]+/domain/' },
-      to: { pathNot: ['^src/[^/]+/domain/', '^src/common/domain-error\\.ts$'] },
+      to: { pathNot: ['^src/[^/]+/domain/', '^src/common/'] },
+    },
+    {
+      name: 'common-is-plain',
+      comment: 'src/common is the shared kernel the domain may use: plain TypeScript only.',
+      severity: 'error',
+      from: { path: '^src/common/' },
+      to: { pathNot: '^src/common/' },
     },
     {
       name: 'application-knows-no-adapters',

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { ApiError } from './api-error';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 
 /** Largest request body the API reads. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -28,6 +29,15 @@ const tooLarge = () =>
     ),
   );
 
+const tooDeep = () =>
+  new RejectedBody(
+    new ApiError(
+      400,
+      'validation_failed',
+      `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`,
+    ),
+  );
+
 /** Replaces Fastify's body parsers with a JSON-only parser that defers its failures. */
 export function installJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
@@ -38,6 +48,7 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
     (_request, body, done) => {
       const text = body as string;
       if (Buffer.byteLength(text) > BODY_LIMIT_BYTES) return done(null, tooLarge());
+      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(null, tooDeep());
       try {
         // Refuses __proto__ and constructor.prototype keys, which could reach object prototypes.
         done(null, secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' }));

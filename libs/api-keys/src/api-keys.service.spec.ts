@@ -85,10 +85,18 @@ describe('ApiKeys', () => {
       /cannot exceed/,
     ],
     ['an empty name', { name: ' ', plan: 'free' }, /name/],
+    ['a name of 101 characters', { name: '🔑'.repeat(101), plan: 'free' }, /1 to 100/],
+    ['a name with a NUL character', { name: 'a\u0000b', plan: 'free' }, /NUL/],
+    ['a name with a lone surrogate', { name: 'a\udc00', plan: 'free' }, /surrogate/],
   ])('refuses %s', async (_, request, message) => {
     await expect(keys.issue(request)).rejects.toThrow(ApiKeyRequestError);
     await expect(keys.issue(request)).rejects.toThrow(message);
     expect(store.records).toHaveLength(0);
+  });
+
+  it('counts a name in characters: 100 emoji are a valid name, stored as given', async () => {
+    const name = '🔑'.repeat(100);
+    expect((await keys.issue({ name, plan: 'free' })).apiKey.name).toBe(name);
   });
 
   it('revokes a key once, and reports an unknown one as not found', async () => {

@@ -25,6 +25,23 @@ export interface ApiKeyView {
   lastUsedAt: Date | null;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A key's name is text a person reads in a listing: 1 to 100 characters counted as code points,
+ * not only white space, and storable (no NUL, no lone surrogate). Null when acceptable.
+ */
+function keyNameProblem(name: unknown): string | null {
+  if (typeof name !== 'string') return 'must be a string';
+  const length = [...name].length;
+  if (length < 1 || length > 100) return 'must be 1 to 100 characters long';
+  if (name.trim() === '') return 'must not be only white space';
+  if (name.includes('\u0000') || LONE_SURROGATE.test(name)) {
+    return 'must not contain the NUL character or a lone surrogate';
+  }
+  return null;
+}
+
 /** The administration of keys: issue (the only time a key is seen), list and revoke. */
 @Injectable()
 export class ApiKeys {
@@ -63,9 +80,8 @@ export class ApiKeys {
   }
 
   private check({ name, plan, limits }: IssueApiKey): void {
-    if (typeof name !== 'string' || name.trim() === '' || name.length > 100) {
-      throw new ApiKeyRequestError('validation_failed', 'name must be 1 to 100 characters.');
-    }
+    const nameProblem = keyNameProblem(name);
+    if (nameProblem) throw new ApiKeyRequestError('validation_failed', `name ${nameProblem}.`);
     if (!isPlan(plan)) {
       throw new ApiKeyRequestError('validation_failed', `plan must be one of ${PLANS.join(', ')}.`);
     }

@@ -1,18 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PLANS, Plan } from '@pet-adoption/api-keys';
 import { Type } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsObject,
-  IsString,
-  Length,
-  Matches,
-  Max,
-  Min,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { IsIn, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsText } from '../../http/text.validator';
 
 export class RateLimitsDto {
   @ApiProperty({ type: 'integer', minimum: 1, example: 5000 })
@@ -35,9 +25,7 @@ export class IssueApiKeyDto {
     maxLength: 100,
     example: 'Acme shop',
   })
-  @IsString()
-  @Length(1, 100)
-  @Matches(/\S/, { message: 'name must not be only white space' })
+  @IsText({ min: 1, max: 100 })
   name!: string;
 
   @ApiProperty({ enum: PLANS, enumName: 'Plan' })

@@ -1,7 +1,9 @@
+import { TextBounds, textProblem } from '../../common/text';
 import { DEFAULT_PET_STATUS, isPetStatus, PetStatus } from './pet-status';
 import { InvalidPetError } from './pet.errors';
 
-export const PET_NAME_MAX_LENGTH = 100;
+/** A pet's name, in Unicode code points. */
+export const PET_NAME: TextBounds = { min: 1, max: 100 };
 /**
  * Largest category id accepted: 2^53 - 1, the largest int64 that JSON clients in every
  * language carry exactly. Larger values would be silently rounded by some clients.
@@ -27,11 +29,8 @@ export interface NewPetInput {
 /** Builds a new pet, enforcing the invariants every stored pet satisfies. */
 export function newPet(input: NewPetInput): NewPet {
   const { name, categoryId, status = DEFAULT_PET_STATUS } = input;
-  if (name.length < 1 || name.length > PET_NAME_MAX_LENGTH || name.trim() === '') {
-    throw new InvalidPetError(
-      `name must be 1 to ${PET_NAME_MAX_LENGTH} characters and not only white space.`,
-    );
-  }
+  const nameProblem = textProblem(name, PET_NAME);
+  if (nameProblem) throw new InvalidPetError(`name ${nameProblem}.`);
   if (!Number.isInteger(categoryId) || categoryId < 1 || categoryId > MAX_CATEGORY_ID) {
     throw new InvalidPetError(`categoryId must be an integer from 1 to ${MAX_CATEGORY_ID}.`);
   }

@@ -1,18 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { MAX_CATEGORY_ID, PET_NAME_MAX_LENGTH } from '../../domain/pet';
+import { IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
+import { IsText } from '../../../http/text.validator';
+import { MAX_CATEGORY_ID, PET_NAME } from '../../domain/pet';
 import { PET_STATUSES, PetStatus } from '../../domain/pet-status';
 
 export class NewPetDto {
   @ApiProperty({
-    description: "The animal's name",
-    minLength: 1,
-    maxLength: PET_NAME_MAX_LENGTH,
+    description:
+      "The animal's name: 1 to 100 characters (Unicode code points), not only white space",
+    minLength: PET_NAME.min,
+    maxLength: PET_NAME.max,
     example: 'Rex',
   })
-  @IsString()
-  @Length(1, PET_NAME_MAX_LENGTH)
-  @Matches(/\S/, { message: 'name must not be only white space' })
+  @IsText(PET_NAME)
   name!: string;
 
   @ApiProperty({
