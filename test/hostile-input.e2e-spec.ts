@@ -100,6 +100,19 @@ describe('hostile input', () => {
       expect(await count('api_keys')).toBe(before);
     });
 
+    it('refuses a prototype-named property inside a nested object, storing no key', async () => {
+      const before = await count('api_keys');
+      const response = await admin.post('/admin/api-keys').send({
+        name: 'Big Co',
+        plan: 'enterprise',
+        limits: { perMinute: 10, perDay: 100, hasOwnProperty: 1 },
+      });
+      expect(expectError(response, 400, 'validation_failed').body.message).toMatch(
+        /property hasOwnProperty should not exist/,
+      );
+      expect(await count('api_keys')).toBe(before);
+    });
+
     it('accepts an API key name of 100 emoji, shown exactly in the listing', async () => {
       const name = '🔑'.repeat(100);
       const issued = await admin.post('/admin/api-keys').send({ name, plan: 'free' }).expect(201);

@@ -74,6 +74,8 @@ describe('POST /v1/pets', () => {
       { name: 'Rex', categoryId: 1, constructor: 'x' },
       /property constructor/,
     ],
+    ['a toString property', { name: 'Rex', categoryId: 1, toString: 1 }, /property toString/],
+    ['a valueOf property', { name: 'Rex', categoryId: 1, valueOf: 'x' }, /property valueOf/],
   ])('a body with %s', (_, body, field) => {
     it('is a 400 validation_failed naming the field, and stores nothing', async () => {
       const response = await api.post('/v1/pets').send(body);

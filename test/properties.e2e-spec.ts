@@ -26,7 +26,12 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
     console.log(
       `Property tests: seed ${seed}, ${runs} runs per property (PROPERTY_SEED=${seed} replays them).`,
     );
-    t = await startTestApp({ ADMIN_TOKEN });
+    // Every made-up key is looked up, not refused by the address's budget (rate-limits.e2e-spec.ts).
+    t = await startTestApp({
+      ADMIN_TOKEN,
+      ANONYMOUS_PER_MINUTE: '1000000',
+      ANONYMOUS_PER_DAY: '100000000',
+    });
     ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
     ajv.addSchema((await request(t.url).get('/v1/openapi.json')).body, 'public');
     ajv.addSchema((await request(t.url).get('/admin/openapi.json')).body, 'admin');
@@ -70,9 +75,47 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
     expect(typeof response.body.message).toBe('string');
   }
 
-  const validName = fc
-    .string({ minLength: 1, maxLength: 100, unit: 'grapheme-ascii' })
-    .filter((s) => /\S/.test(s));
+  /** Any character a name may hold: mostly ASCII, and any other code point but NUL, astral included. */
+  const character = fc.oneof(
+    { weight: 3, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) },
+    fc.integer({ min: 0x01, max: 0xd7ff }),
+    fc.integer({ min: 0xe000, max: 0xffff }),
+    fc.integer({ min: 0x10000, max: 0x10ffff }),
+  );
+  /** Text of `min` to `max` characters, counted in code points as the contract counts them. */
+  const text = (min: number, max: number) =>
+    fc
+      .array(character, { minLength: min, maxLength: max })
+      .map((codes) => String.fromCodePoint(...codes));
+  const validName = text(1, 100).filter((s) => /\S/.test(s));
+  /** Text that breaks the text rule: too long, a NUL character, or a lone surrogate anywhere. */
+  const hostileName = fc.oneof(
+    text(101, 140),
+    fc.tuple(text(0, 50), text(0, 50)).map(([before, after]) => `${before}\u0000${after}`),
+    fc
+      .tuple(text(0, 50), fc.integer({ min: 0xd800, max: 0xdfff }), text(0, 50))
+      .filter(
+        ([before, , after]) => !/[\ud800-\udbff]$/.test(before) && !/^[\udc00-\udfff]/.test(after),
+      )
+      .map(([before, unit, after]) => before + String.fromCharCode(unit) + after),
+  );
+  /**
+   * JSON text of a value nested 33 to 2,000 levels deep (as arrays or objects: under 16 KiB either
+   * way), written as text: serialising such a value would overflow the test's own stack first.
+   */
+  const deepJson = fc
+    .tuple(fc.integer({ min: 33, max: 2000 }), fc.boolean())
+    .map(([depth, arrays]) =>
+      arrays
+        ? '['.repeat(depth) + ']'.repeat(depth)
+        : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth),
+    );
+  /** A valid body with one of its properties, or an extra one, replaced by a deep value. */
+  const deepBody = (valid: fc.Arbitrary<object>, keys: string[]) =>
+    fc.tuple(valid, fc.constantFrom(...keys, 'extra'), deepJson).map(([body, key, deep]) => {
+      const rest = JSON.stringify({ ...body, [key]: undefined }).slice(1, -1);
+      return `{${rest}${rest ? ',' : ''}${JSON.stringify(key)}:${deep}}`;
+    });
   const validPet = fc.record(
     {
       name: validName,
@@ -101,6 +144,8 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
       fc.constantFrom(...['', ' ', '\t', 'x'.repeat(101)]).map((name) => ({ ...p, name })),
     ),
     validPet.chain((p) => notAString.map((name) => ({ ...p, name }))),
+    validPet.chain((p) => hostileName.map((name) => ({ ...p, name }))),
+
     validPet.chain((p) => badCategory.map((categoryId) => ({ ...p, categoryId }))),
     validPet.chain((p) =>
       fc
@@ -142,14 +187,20 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
       { seed, numRuns: runs / 2 },
     );
     await fc.assert(
-      fc.asyncProperty(invalidPet, async (body) => {
-        const response = await api
-          .post('/v1/pets')
-          .set('content-type', 'application/json')
-          .send(JSON.stringify(body));
-        expectRefusal(response, 400, 'validation_failed');
-        expectDocumented('public', '/pets', 'post', response);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          invalidPet.map((body) => JSON.stringify(body)),
+          deepBody(validPet, ['name', 'categoryId', 'status']),
+        ),
+        async (body) => {
+          const response = await api
+            .post('/v1/pets')
+            .set('content-type', 'application/json')
+            .send(body);
+          expectRefusal(response, 400, 'validation_failed');
+          expectDocumented('public', '/pets', 'post', response);
+        },
+      ),
       { seed, numRuns: runs / 2 },
     );
   });
@@ -198,6 +249,40 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
           expectDocumented('public', '/pets', 'get', response);
         },
       ),
+      { seed, numRuns: runs },
+    );
+  });
+
+  it('answers every made-up bearer token with a 401', async () => {
+    const base64url = fc.string({
+      unit: fc.constantFrom(
+        ...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.split(''),
+      ),
+      minLength: 43,
+      maxLength: 43,
+    });
+    const token = fc.oneof(
+      base64url.map((secret) => `pet_test_${secret}`),
+      base64url.map((secret) => `pet_live_${secret}`),
+      fc.string({ unit: 'grapheme-ascii', maxLength: 200 }),
+      fc.string({
+        unit: fc.constantFrom(...'abcXYZ019-._~+/='.split('')),
+        minLength: 1,
+        maxLength: 300,
+      }),
+    );
+    const header = fc.oneof(
+      token.map((value) => `Bearer ${value}`),
+      token.map((value) => `bearer    ${value}`),
+      token,
+      token.map((value) => `Basic ${value}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(header, async (authorization) => {
+        const response = await request(t.url).get('/v1/pets').set('authorization', authorization);
+        expectRefusal(response, 401, 'unauthorized');
+        expectDocumented('public', '/pets', 'get', response);
+      }),
       { seed, numRuns: runs },
     );
   });
@@ -259,15 +344,20 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
         limits: fc.record({ perMinute: fc.integer({ max: 0 }), perDay: fc.integer({ min: 1 }) }),
       }),
       fc.record({ name: notAString, plan: fc.constant('free') }),
+      fc.record({ name: hostileName, plan: fc.constant('free') }),
     );
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
-          valid.map((b) => ({ b, ok: true })),
-          invalid.map((b) => ({ b, ok: false })),
+          valid.map((b) => ({ b: JSON.stringify(b), ok: true })),
+          invalid.map((b) => ({ b: JSON.stringify(b), ok: false })),
+          deepBody(valid, ['name', 'plan', 'limits']).map((b) => ({ b, ok: false })),
         ),
         async ({ b, ok }) => {
-          const response = await admin.post('/admin/api-keys').send(b);
+          const response = await admin
+            .post('/admin/api-keys')
+            .set('content-type', 'application/json')
+            .send(b);
           if (ok) expect(response.status).toBe(201);
           else expectRefusal(response, 400, 'validation_failed');
           expectDocumented('admin', '/admin/api-keys', 'post', response);

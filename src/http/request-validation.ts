@@ -44,26 +44,30 @@ export function createValidationPipe(): ValidationPipe {
   });
 }
 
-/** Keys that could reach object prototypes if copied onto an object. */
-const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
-
 /**
- * Refuses properties named like prototype properties: class-transformer skips them, so
- * whitelisting never sees them and they would be dropped silently instead of refused.
+ * Whether a property name is one no DTO declares and class-transformer skips: the members of
+ * Object.prototype (`__proto__`, `constructor`, `toString`, `valueOf`, ...) and `prototype`.
+ * Whitelisting never sees them, so they would be dropped silently instead of refused.
  */
-function refuseForbiddenKeys(value: object): void {
-  const forbidden = FORBIDDEN_KEYS.find((key) => Object.prototype.hasOwnProperty.call(value, key));
-  if (forbidden)
-    throw new ApiError(400, 'validation_failed', `property ${forbidden} should not exist`);
+const isPrototypeName = (key: string) => key in Object.prototype || key === 'prototype';
+
+/** Refuses prototype-named properties anywhere in a parsed body or query (bounded depth). */
+function refuseForbiddenKeys(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) return value.forEach(refuseForbiddenKeys);
+  for (const key of Object.keys(value)) {
+    if (isPrototypeName(key)) {
+      throw new ApiError(400, 'validation_failed', `property ${key} should not exist`);
+    }
+    refuseForbiddenKeys((value as Record<string, unknown>)[key]);
+  }
 }
 
 /** Refuses query parameters named like prototype properties. */
 @Injectable()
 export class QueryKeysPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
-    if (metadata.type === 'query' && typeof value === 'object' && value !== null) {
-      refuseForbiddenKeys(value);
-    }
+    if (metadata.type === 'query') refuseForbiddenKeys(value);
     return value;
   }
 }
