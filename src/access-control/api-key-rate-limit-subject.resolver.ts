@@ -1,17 +1,30 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeyAuthenticator } from '@pet-adoption/api-keys';
-import { RateLimitSubject, RateLimitSubjectResolver } from '@pet-adoption/rate-limit';
+import { ApiKeyAuthenticator, RequestWithHeaders } from '@pet-adoption/api-keys';
+import {
+  RateLimitSubject,
+  RateLimitSubjectResolver,
+  UnverifiedSubject,
+} from '@pet-adoption/rate-limit';
 
-/** Counts a request against its API key's plan; requests without a valid key go per address. */
+/**
+ * Counts a request against its API key's plan; requests without a valid key go per address, and
+ * a key this instance has never seen is charged to the address before it is looked up.
+ */
 @Injectable()
 export class ApiKeyRateLimitSubjectResolver extends RateLimitSubjectResolver {
   constructor(private readonly authenticator: ApiKeyAuthenticator) {
     super();
   }
 
-  async resolve(request: {
-    headers: Record<string, string | string[] | undefined>;
-  }): Promise<RateLimitSubject | null> {
+  async resolve(request: RequestWithHeaders): Promise<RateLimitSubject | UnverifiedSubject | null> {
+    // A key this instance has never found is checked only once its address has paid for it.
+    if (this.authenticator.isUnverified(request)) {
+      return new UnverifiedSubject(() => this.subjectOf(request));
+    }
+    return this.subjectOf(request);
+  }
+
+  private async subjectOf(request: RequestWithHeaders): Promise<RateLimitSubject | null> {
     const result = await this.authenticator.authenticate(request);
     return result.ok ? { id: keySubject(result.client.keyId), limits: result.client.limits } : null;
   }

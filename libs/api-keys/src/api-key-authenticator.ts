@@ -14,15 +14,38 @@ export interface RequestWithHeaders {
   headers: Record<string, string | string[] | undefined>;
 }
 
+/** What a request's Authorization header holds: a refusal known at once, or a key's hash. */
+type Credential =
+  { kind: 'refused'; reason: 'missing' | 'malformed' | 'invalid' } | { kind: 'key'; hash: string };
+
+/** A key the store has answered for: trusted until `freshUntil`, then looked up again. */
+interface KnownKey {
+  record: ApiKeyRecord;
+  freshUntil: number;
+}
+
 /**
- * Tells who a request's API key belongs to. Look-ups are cached for a short time (so a request
- * usually costs no database round trip, and a revoked key is refused within `cacheTtlMs`), and
- * remembered per request (the rate limiter and the guard both ask, the store is asked once).
+ * Tells who a request's API key belongs to.
+ *
+ * - A look-up is trusted for `cacheTtlMs`, so a request usually costs no database round trip and a
+ *   revoked key is refused everywhere within that time. Keys the store knows and keys it does not
+ *   are remembered apart, each bounded: a flood of made-up keys only evicts made-up keys.
+ * - A key once found stays known after its trust expires, so checking it again is not guessing:
+ *   `isUnverified` is true only for a key this instance has never found (and does not remember as
+ *   unknown), which a caller can make pay before the look-up (the rate limiter charges the client
+ *   address).
+ * - Concurrent look-ups of one key share one query; answers are remembered per request (the rate
+ *   limiter and the guard both ask, the store is asked once).
  */
 @Injectable()
 export class ApiKeyAuthenticator implements OnModuleDestroy {
   private readonly logger = new Logger('ApiKeys');
-  private readonly cache: ExpiringCache<ApiKeyRecord | null>;
+  private readonly known: ExpiringCache<KnownKey>;
+  private readonly unknown: ExpiringCache<true>;
+  private readonly inFlight = new Map<string, Promise<ApiKeyRecord | null>>();
+  /** Bumped by every revocation: a look-up that started before it must not be remembered. */
+  private generation = 0;
+  private readonly credentials = new WeakMap<object, Credential>();
   private readonly perRequest = new WeakMap<object, Promise<Authentication>>();
   private readonly usedSinceFlush = new Set<string>();
   private readonly flushTimer: NodeJS.Timeout;
@@ -33,7 +56,8 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
     private readonly store: ApiKeyStore,
     @Inject(API_KEYS_OPTIONS) private readonly options: ResolvedApiKeysOptions,
   ) {
-    this.cache = new ExpiringCache(options.maxCacheEntries);
+    this.known = new ExpiringCache(options.maxCacheEntries);
+    this.unknown = new ExpiringCache(options.maxCacheEntries);
     this.flushTimer = setInterval(() => void this.flushLastUsed(), options.lastUsedFlushMs);
     this.flushTimer.unref();
   }
@@ -41,15 +65,40 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
   authenticate(request: RequestWithHeaders): Promise<Authentication> {
     let result = this.perRequest.get(request);
     if (!result) {
-      result = this.authenticateHeader(request.headers.authorization);
+      result = this.authenticateCredential(this.credentialOf(request));
       this.perRequest.set(request, result);
     }
     return result;
   }
 
-  /** Forgets what this instance knows of a key, so that a revocation here takes effect at once. */
+  /**
+   * Whether answering for this request needs a look-up of a key this instance has never found:
+   * a guess, as far as it can tell. Everything else is answered from memory, or is a key it has
+   * seen before.
+   */
+  isUnverified(request: RequestWithHeaders): boolean {
+    const credential = this.credentialOf(request);
+    if (credential.kind === 'refused') return false;
+    const now = this.now();
+    return (
+      this.known.get(credential.hash, now) === undefined &&
+      this.unknown.get(credential.hash, now) === undefined
+    );
+  }
+
+  /** Remembers a key this instance has just issued, so its first use costs no look-up. */
+  remember(record: ApiKeyRecord): void {
+    this.rememberAnswer(record.hash, record, this.now());
+  }
+
+  /**
+   * Forgets what this instance knows of a key, so that a revocation here takes effect at once,
+   * including over a look-up that was in flight when it happened.
+   */
   forget(keyId: string): void {
-    this.cache.deleteWhere((record) => record?.id === keyId);
+    this.generation++;
+    this.inFlight.clear();
+    this.known.deleteWhere((known) => known.record.id === keyId);
   }
 
   async flushLastUsed(): Promise<void> {
@@ -72,28 +121,65 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
     await this.flushLastUsed();
   }
 
-  private async authenticateHeader(header: string | string[] | undefined): Promise<Authentication> {
-    const bearer = parseBearer(header);
-    if (bearer.kind !== 'token') return { ok: false, reason: bearer.kind };
-    // A key of another environment (or no key of ours at all) is refused without a look-up.
-    if (!bearer.token.startsWith(this.options.keyPrefix)) return { ok: false, reason: 'invalid' };
+  private credentialOf(request: RequestWithHeaders): Credential {
+    let credential = this.credentials.get(request);
+    if (!credential) {
+      const bearer = parseBearer(request.headers.authorization);
+      credential =
+        bearer.kind !== 'token'
+          ? { kind: 'refused', reason: bearer.kind }
+          : // A key of another environment (or no key of ours at all) is refused without a look-up.
+            !bearer.token.startsWith(this.options.keyPrefix)
+            ? { kind: 'refused', reason: 'invalid' }
+            : // Keys are found by their hash: the secret is never compared, so no timing leaks it.
+              { kind: 'key', hash: hashApiKey(bearer.token) };
+      this.credentials.set(request, credential);
+    }
+    return credential;
+  }
 
-    // Keys are found by their hash: the secret itself is never compared, so no timing leaks it.
-    const hash = hashApiKey(bearer.token);
-    const record = await this.lookUp(hash);
+  private async authenticateCredential(credential: Credential): Promise<Authentication> {
+    if (credential.kind === 'refused') return { ok: false, reason: credential.reason };
+    const record = await this.lookUp(credential.hash);
     if (!record || record.revokedAt) return { ok: false, reason: 'invalid' };
     this.usedSinceFlush.add(record.id);
     return { ok: true, client: this.clientOf(record) };
   }
 
-  private async lookUp(hash: string): Promise<ApiKeyRecord | null> {
+  private lookUp(hash: string): Promise<ApiKeyRecord | null> | ApiKeyRecord | null {
     const now = this.now();
-    const cached = this.cache.get(hash, now);
-    if (cached !== undefined) return cached;
-    const record = await this.store.findByHash(hash);
-    const ttl = record ? this.options.cacheTtlMs : this.options.negativeCacheTtlMs;
-    this.cache.set(hash, record, now + ttl);
-    return record;
+    const known = this.known.get(hash, now);
+    if (known && known.freshUntil > now) return known.record;
+    if (!known && this.unknown.get(hash, now)) return null;
+
+    let pending = this.inFlight.get(hash);
+    if (!pending) {
+      const generation = this.generation;
+      pending = this.store.findByHash(hash).then(
+        (record) => {
+          if (this.inFlight.get(hash) === pending) this.inFlight.delete(hash);
+          if (generation === this.generation) this.rememberAnswer(hash, record, this.now());
+          return record;
+        },
+        (error: unknown) => {
+          if (this.inFlight.get(hash) === pending) this.inFlight.delete(hash);
+          throw error;
+        },
+      );
+      this.inFlight.set(hash, pending);
+    }
+    return pending;
+  }
+
+  private rememberAnswer(hash: string, record: ApiKeyRecord | null, now: number): void {
+    if (record) {
+      this.unknown.delete(hash);
+      // Known keys stay until evicted; only their trust expires.
+      this.known.set(hash, { record, freshUntil: now + this.options.cacheTtlMs }, Infinity);
+    } else {
+      this.known.delete(hash);
+      this.unknown.set(hash, true, now + this.options.negativeCacheTtlMs);
+    }
   }
 
   private clientOf(record: ApiKeyRecord): ApiClient {

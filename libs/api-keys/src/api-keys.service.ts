@@ -61,6 +61,7 @@ export class ApiKeys {
       prefix,
       hash,
     });
+    this.authenticator.remember(record);
     return { apiKey: this.view(record), key };
   }
 

@@ -4,12 +4,29 @@ import { Test } from '@nestjs/testing';
 import { SkipThrottle } from '@nestjs/throttler';
 import { PlanThrottlerGuard } from './plan-throttler.guard';
 import { RateLimitModule } from './rate-limit.module';
-import { RateLimitSubject, RateLimitSubjectResolver } from './rate-limit-subject.resolver';
+import {
+  RateLimitSubject,
+  RateLimitSubjectResolver,
+  UnverifiedSubject,
+} from './rate-limit-subject.resolver';
+
+/** Keys the resolver can only name by a costly check, and how often it was asked to. */
+const verifications: string[] = [];
 
 @Injectable()
 class KeyHeaderResolver extends RateLimitSubjectResolver {
-  async resolve(request: { headers: { key?: string } }): Promise<RateLimitSubject | null> {
-    const key = request.headers.key;
+  async resolve(request: {
+    headers: { key?: string; unverified?: string };
+  }): Promise<RateLimitSubject | UnverifiedSubject | null> {
+    const { key, unverified } = request.headers;
+    if (unverified) {
+      return new UnverifiedSubject(async () => {
+        verifications.push(unverified);
+        return unverified.startsWith('valid')
+          ? { id: `key:${unverified}`, limits: { perMinute: 5, perDay: 100 } }
+          : null;
+      });
+    }
     return key ? { id: `key:${key}`, limits: { perMinute: 2, perDay: 100 } } : null;
   }
 }
@@ -44,9 +61,14 @@ describe('PlanThrottlerGuard', () => {
   });
 
   /** Runs the guard for a handler of a controller; returns its verdict and the headers it wrote. */
-  async function call(controller: object, handler: string, key?: string) {
+  async function call(
+    controller: object,
+    handler: string,
+    key?: string,
+    header: 'key' | 'unverified' = 'key',
+  ) {
     const headers: Record<string, string> = {};
-    const request = { ip: '192.0.2.1', headers: key ? { key } : {} };
+    const request = { ip: '192.0.2.1', headers: key ? { [header]: key } : {} };
     const response = { header: (name: string, value: string) => (headers[name] = value) };
     const type = (controller as { constructor: new () => object }).constructor;
     const context = new ExecutionContextHost(
@@ -75,6 +97,26 @@ describe('PlanThrottlerGuard', () => {
   it('counts a request without a known client per address, with the anonymous limits', async () => {
     expect(await call(new Limited(), 'open')).toMatchObject({ admitted: true });
     expect(await call(new Limited(), 'open')).toMatchObject({ refused: 429 });
+  });
+
+  it('charges an unverified client to the address first, and never checks it once that is spent', async () => {
+    verifications.length = 0;
+    expect(await call(new Limited(), 'open', 'guess-1', 'unverified')).toMatchObject({
+      admitted: true,
+    });
+    const refused = await call(new Limited(), 'open', 'guess-2', 'unverified');
+    expect(refused).toMatchObject({ refused: 429 });
+    expect(refused.headers['X-RateLimit-Limit']).toBe('1');
+    expect(verifications).toEqual(['guess-1']);
+  });
+
+  it('counts a verified client on its own windows once the address has paid for the check', async () => {
+    const admitted = await call(new Limited(), 'open', `valid-${keys++}`, 'unverified');
+    expect(admitted).toMatchObject({ admitted: true });
+    expect(admitted.headers).toMatchObject({
+      'X-RateLimit-Limit': '5',
+      'X-RateLimit-Remaining': '4',
+    });
   });
 
   it('lets @SkipThrottle() handlers and controllers through without counting them', async () => {

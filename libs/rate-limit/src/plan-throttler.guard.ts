@@ -18,7 +18,11 @@ import { THROTTLER_SKIP } from '@nestjs/throttler/dist/throttler.constants';
 import { RateLimitClock } from './clock';
 import { rateLimitHeaders, secondsUntil } from './headers';
 import { RATE_LIMIT_OPTIONS, ResolvedRateLimitOptions } from './rate-limit.options';
-import { RateLimitSubject, RateLimitSubjectResolver } from './rate-limit-subject.resolver';
+import {
+  RateLimitSubject,
+  RateLimitSubjectResolver,
+  UnverifiedSubject,
+} from './rate-limit-subject.resolver';
 import { WindowStoreUnavailableError } from './resilient-window-store';
 import { HitResult, WindowStore } from './window-store';
 
@@ -61,7 +65,21 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.skipped(context)) return true;
     const { req, res } = this.getRequestResponse(context) as { req: { ip?: string }; res: Reply };
-    const subject = await this.subjectOf(req);
+    let subject = await this.resolver.resolve(req);
+    if (subject instanceof UnverifiedSubject) {
+      // A possible guess pays from the address's budget before any work is done to check it.
+      const charged = await this.hit(this.addressOf(req), res);
+      if (charged.outcome !== 'admitted') this.refuse(charged, charged.now, res);
+      subject = await subject.verify();
+      if (subject === null) return true;
+    }
+    const result = await this.hit(subject ?? this.addressOf(req), res);
+    if (result.outcome !== 'admitted') this.refuse(result, result.now, res);
+    return true;
+  }
+
+  /** Counts a request for the subject and writes the headers of its windows. */
+  private async hit(subject: RateLimitSubject, res: Reply): Promise<HitResult & { now: number }> {
     const now = this.clock.now();
     let result: HitResult;
     try {
@@ -80,11 +98,17 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
         message: 'Rate limiting is unavailable; retry later.',
       });
     }
-
     for (const [name, value] of Object.entries(rateLimitHeaders(result.windows, now)))
       res.header(name, value);
-    if (result.outcome === 'admitted') return true;
+    return { ...result, now };
+  }
 
+  /** Answers a refused request: 429, with the time to wait. */
+  private refuse(
+    result: Exclude<HitResult, { outcome: 'admitted' }>,
+    now: number,
+    res: Reply,
+  ): never {
     if (result.outcome === 'banned') {
       const seconds = Math.max(1, Math.ceil((result.bannedUntil - now) / 1000));
       res.header('Retry-After', String(seconds));
@@ -122,12 +146,8 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
     return skip;
   }
 
-  private async subjectOf(request: { ip?: string }): Promise<RateLimitSubject> {
-    return (
-      (await this.resolver.resolve(request)) ?? {
-        id: `ip:${request.ip ?? 'unknown'}`,
-        limits: this.limiter.anonymousLimits,
-      }
-    );
+  /** The subject of a request without a known client: its address, with the anonymous limits. */
+  private addressOf(request: { ip?: string }): RateLimitSubject {
+    return { id: `ip:${request.ip ?? 'unknown'}`, limits: this.limiter.anonymousLimits };
   }
 }

@@ -7,9 +7,19 @@ export interface RateLimitSubject {
 }
 
 /**
+ * A client the resolver can only name after costly work, such as a database look-up of an API key
+ * it has never seen: possibly a guess. The guard charges the request to the client address first,
+ * and calls `verify` only if the address still has budget, so that an address that has spent it
+ * causes no more of that work. `verify` answers the subject, or null for no known client.
+ */
+export class UnverifiedSubject {
+  constructor(readonly verify: () => Promise<RateLimitSubject | null>) {}
+}
+
+/**
  * Port: who a request is counted for. The application binds it (to its API keys, say); null means
  * "no known client", and the request is counted per client address with the anonymous limits.
  */
 export abstract class RateLimitSubjectResolver {
-  abstract resolve(request: unknown): Promise<RateLimitSubject | null>;
+  abstract resolve(request: unknown): Promise<RateLimitSubject | UnverifiedSubject | null>;
 }

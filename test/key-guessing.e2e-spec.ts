@@ -1,0 +1,91 @@
+import { Client } from 'pg';
+import { apiClient, expectError } from './support/http';
+import { startTestApp, TestApp } from './support/test-app';
+import { awayFromMinuteEnd } from './support/windows';
+
+jest.setTimeout(30_000);
+
+/**
+ * CONTRACT.md, "Hostile input": unknown API keys cost at most one database look-up per request
+ * while the client address has anonymous budget, none once it is spent, and a flood of one made-up
+ * key one look-up. Counted at the real driver, as test/round-trips.e2e-spec.ts does.
+ */
+describe('guessing API keys', () => {
+  let keyLookUps: number;
+  beforeEach(() => {
+    keyLookUps = 0;
+    const query = Client.prototype.query;
+    jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args) {
+      const config = args[0] as string | { text: string };
+      const text = typeof config === 'string' ? config : config.text;
+      if (/FROM "api_keys"/.test(text)) keyLookUps++;
+      return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
+    });
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  const madeUp = (i: number) => `pet_test_${String(i).padStart(43, 'x')}`;
+  const guess = (t: TestApp, key: string) =>
+    apiClient(t.url, { authorization: `Bearer ${key}` }).get('/v1/pets');
+
+  describe('from one address with a budget of 5 a minute', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp({ ANONYMOUS_PER_MINUTE: '5', API_KEY_CACHE_TTL_MS: '200' });
+    });
+    afterAll(() => t.close());
+
+    it('looks up at most one key per request within the budget, and none after it', async () => {
+      await awayFromMinuteEnd(10);
+      for (let i = 0; i < 5; i++) expectError(await guess(t, madeUp(i)), 401, 'unauthorized');
+      expect(keyLookUps).toBe(5);
+
+      const flood = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => guess(t, madeUp(100 + i))),
+      );
+      expect(new Set(flood.map((r) => r.status))).toEqual(new Set([429]));
+      expect(keyLookUps).toBe(5);
+    });
+
+    it('still checks a key it has seen valid, at no cost to the spent address', async () => {
+      await awayFromMinuteEnd(10);
+      const other = await startTestApp({ ANONYMOUS_PER_MINUTE: '5' });
+      try {
+        // Issued by another instance: this one learns it from its first use.
+        const { key } = await other.issueKey();
+        const fresh = await startTestApp({
+          ANONYMOUS_PER_MINUTE: '5',
+          API_KEY_CACHE_TTL_MS: '200',
+        });
+        try {
+          expect((await guess(fresh, key)).status).toBe(200);
+          for (let i = 0; i < 10; i++) await guess(fresh, madeUp(1000 + i));
+          expectError(await guess(fresh, madeUp(2000)), 429, 'rate_limited');
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          const before = keyLookUps;
+          expect((await guess(fresh, key)).status).toBe(200);
+          expect(keyLookUps).toBe(before + 1);
+        } finally {
+          await fresh.close();
+        }
+      } finally {
+        await other.close();
+      }
+    });
+  });
+
+  it('looks up a flood of one made-up key once', async () => {
+    const t = await startTestApp({ ANONYMOUS_PER_MINUTE: '1000' });
+    keyLookUps = 0; // what starting the app itself did
+    try {
+      await awayFromMinuteEnd(10);
+      const key = madeUp(7);
+      const concurrent = await Promise.all(Array.from({ length: 50 }, () => guess(t, key)));
+      expect(new Set(concurrent.map((r) => r.status))).toEqual(new Set([401]));
+      for (let i = 0; i < 20; i++) expectError(await guess(t, key), 401, 'unauthorized');
+      expect(keyLookUps).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+});
