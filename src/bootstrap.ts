@@ -15,12 +15,23 @@ import { createAdminOpenApiDocument, createOpenApiDocument } from './openapi/ope
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
+/**
+ * Which X-Forwarded-For hops to believe. Off by default: the socket's address is the client's.
+ * A hop count believes that many hops nearest the service, whoever connects (Fastify itself now
+ * refuses to believe any hop for a count): right only when the service is reachable solely
+ * through its proxies. Addresses or CIDRs believe only those peers.
+ */
+function trustedProxies(
+  trust: AppConfig['trustProxy'],
+): false | string | ((_: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
 export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   return new FastifyAdapter({
     bodyLimit: BODY_HARD_LIMIT_BYTES,
-    // Off by default: the socket's address is the client's unless TRUST_PROXY names proxies.
-    // Fastify also takes a hop count, which the adapter's type leaves out.
-    trustProxy: config.trustProxy as boolean | string,
+    trustProxy: trustedProxies(config.trustProxy),
     return503OnClosing: true,
     genReqId: requestId,
     routerOptions: {

@@ -1,8 +1,12 @@
 import { ApiKeyAuthenticator } from '@pet-adoption/api-keys';
 import { apiClient, expectError, request } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
+import { awayFromMinuteEnd } from './support/windows';
 
-const ADMIN_TOKEN = 'admin-token-for-the-e2e-suite';
+// A test may first wait up to 10 s for the next minute window (awayFromMinuteEnd).
+jest.setTimeout(20_000);
+
+const ADMIN_TOKEN = 'admin-token-for-the-e2e-suite-0123456789';
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 describe('API keys on the public API', () => {
@@ -109,6 +113,37 @@ describe('the admin API', () => {
       'unauthorized',
     );
     expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
+  });
+
+  it('refuses an address with more than 10 failed authentications in a minute, right token or not, until the minute ends', async () => {
+    await awayFromMinuteEnd(10);
+    const proxied = await startTestApp({ ADMIN_TOKEN, TRUST_PROXY: '1' });
+    try {
+      const from = (address: string, authorization: string) =>
+        apiClient(proxied.url, { authorization, 'x-forwarded-for': address }).get(
+          '/admin/api-keys',
+        );
+      // Successes never count.
+      for (let i = 0; i < 20; i++)
+        expect((await from('203.0.113.7', `Bearer ${ADMIN_TOKEN}`)).status).toBe(200);
+      for (let i = 0; i < 10; i++) {
+        expectError(await from('203.0.113.7', `Bearer guess-${i}`), 401, 'unauthorized');
+      }
+      const refused = expectError(
+        await from('203.0.113.7', 'Bearer guess-10'),
+        429,
+        'rate_limited',
+      );
+      const retryAfter = Number(refused.headers['retry-after']);
+      const untilMinuteEnd = Math.ceil((60_000 - (Date.now() % 60_000)) / 1000);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(Math.abs(retryAfter - untilMinuteEnd)).toBeLessThanOrEqual(1);
+      expectError(await from('203.0.113.7', `Bearer ${ADMIN_TOKEN}`), 429, 'rate_limited');
+      // Another address is not affected.
+      expect((await from('203.0.113.8', `Bearer ${ADMIN_TOKEN}`)).status).toBe(200);
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('refuses a real API key as the admin token', async () => {

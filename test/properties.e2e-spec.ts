@@ -10,7 +10,7 @@ import { startTestApp, TestApp } from './support/test-app';
  */
 const seed = Number(process.env.PROPERTY_SEED ?? 20261122);
 const runs = Number(process.env.PROPERTY_RUNS ?? 1000);
-const ADMIN_TOKEN = 'admin-token-for-the-property-suite';
+const ADMIN_TOKEN = 'admin-token-for-the-property-suite-0123456789';
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const STATUSES = ['available', 'pending', 'sold'] as const;
 

@@ -6,7 +6,7 @@ import { awayFromMinuteEnd } from './support/windows';
 // default 5 s would fail it whenever it starts near the end of a minute.
 jest.setTimeout(20_000);
 
-const ADMIN_TOKEN = 'admin-token-for-the-e2e-suite';
+const ADMIN_TOKEN = 'admin-token-for-the-e2e-suite-0123456789';
 
 function expectRateLimitHeaders(response: Response): void {
   for (const name of [
@@ -166,9 +166,37 @@ describe('rate limits', () => {
   });
 
   it.each([
-    ['ignores X-Forwarded-For by default', undefined, [200, 200, 429]],
-    ['believes X-Forwarded-For with TRUST_PROXY=true', 'true', [200, 200, 200]],
-  ])('%s', async (_, trustProxy, expected) => {
+    [
+      'ignores X-Forwarded-For by default',
+      undefined,
+      ['203.0.113.1', '203.0.113.2'],
+      [200, 200, 429],
+    ],
+    [
+      'believes one proxy hop with TRUST_PROXY=1',
+      '1',
+      ['203.0.113.1', '203.0.113.2'],
+      [200, 200, 200],
+    ],
+    [
+      'believes a proxy named by address',
+      '127.0.0.1',
+      ['203.0.113.1', '203.0.113.2'],
+      [200, 200, 200],
+    ],
+    [
+      'believes no hop from a peer that is not a named proxy',
+      '10.0.0.1',
+      ['203.0.113.1', '203.0.113.2'],
+      [200, 200, 429],
+    ],
+    [
+      'counts the socket when the forwarded address is not an IP address',
+      '1',
+      ['not-an-address', 'another one'],
+      [200, 200, 429],
+    ],
+  ])('%s', async (_, trustProxy, [first, second], expected) => {
     const app = await startTestApp({
       ANONYMOUS_PER_MINUTE: '2',
       ...(trustProxy ? { TRUST_PROXY: trustProxy } : {}),
@@ -176,7 +204,7 @@ describe('rate limits', () => {
     try {
       await awayFromMinuteEnd();
       const statuses = [];
-      for (const address of ['203.0.113.1', '203.0.113.1', '203.0.113.2']) {
+      for (const address of [first, first, second]) {
         statuses.push(
           (await apiClient(app.url, { 'x-forwarded-for': address }).get('/v1/pets')).status === 429
             ? 429

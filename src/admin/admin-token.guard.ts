@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { parseBearer } from '@pet-adoption/api-keys';
+import { clientAddress, RateLimitClock, windowsAt, WindowStore } from '@pet-adoption/rate-limit';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
@@ -7,21 +8,33 @@ import { ApiError } from '../http/api-error';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
+/** Failed authentications an address may make in one minute before /admin refuses it. */
+export const ADMIN_FAILURES_PER_MINUTE = 10;
+
 /**
  * Protects the admin API with ADMIN_TOKEN. Without a token configured the admin API does not
  * exist: every request gets the 404 an unknown route would.
+ *
+ * Failed authentications are counted per client address in the rate limiter's store (shared
+ * between instances through Redis): past ADMIN_FAILURES_PER_MINUTE in a minute, the address is
+ * refused with a 429 on /admin, right token or not, until the minute ends. Successes never count.
  */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
   private readonly expected?: Buffer;
 
-  constructor(config: AppConfig) {
+  constructor(
+    config: AppConfig,
+    private readonly windows: WindowStore,
+    private readonly clock: RateLimitClock,
+  ) {
     this.expected = config.adminToken === undefined ? undefined : digest(config.adminToken);
   }
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
     if (!this.expected) {
       throw new ApiError(
         404,
@@ -29,20 +42,44 @@ export class AdminTokenGuard implements CanActivate {
         `No route for ${request.method} ${request.url.split('?')[0]}.`,
       );
     }
+    const subject = `admin-auth:${clientAddress(request)}`;
+    const blockedUntil = await this.windows.bannedUntil(subject, this.clock.now());
+    if (blockedUntil !== null) this.refuse(reply, blockedUntil);
+
     const bearer = parseBearer(request.headers.authorization);
     // Digests have equal lengths, so the comparison takes the same time whatever was sent.
-    if (bearer.kind === 'token' && timingSafeEqual(digest(bearer.token), this.expected))
+    if (bearer.kind === 'token' && timingSafeEqual(digest(bearer.token), this.expected)) {
       return true;
-    void http
-      .getResponse<FastifyReply>()
-      .header(
-        'WWW-Authenticate',
-        bearer.kind === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"',
-      );
+    }
+    // The failure past the budget blocks the address until the current minute ends.
+    const now = this.clock.now();
+    const failure = await this.windows.hit({
+      subject,
+      limits: { perMinute: ADMIN_FAILURES_PER_MINUTE, perDay: Number.MAX_SAFE_INTEGER },
+      now,
+      banThreshold: 0,
+      banMs: windowsAt(now).minute.end - now,
+    });
+    if (failure.outcome === 'banned') this.refuse(reply, failure.bannedUntil);
+
+    void reply.header(
+      'WWW-Authenticate',
+      bearer.kind === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"',
+    );
     throw new ApiError(
       401,
       'unauthorized',
       'The admin API requires "Authorization: Bearer <ADMIN_TOKEN>".',
+    );
+  }
+
+  private refuse(reply: FastifyReply, until: number): never {
+    const seconds = Math.max(1, Math.ceil((until - this.clock.now()) / 1000));
+    void reply.header('Retry-After', String(seconds));
+    throw new ApiError(
+      429,
+      'rate_limited',
+      `Too many failed authentications from this address: the admin API refuses it for ${seconds} more seconds.`,
     );
   }
 }

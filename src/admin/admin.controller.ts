@@ -19,7 +19,7 @@ function keyId(text: string): string {
 /** The admin API for API keys: outside /v1, behind ADMIN_TOKEN instead of an API key. */
 @ApiTags('admin')
 @ApiBearerAuth('admin')
-@ApiErrorResponses(401, 404)
+@ApiErrorResponses(401, 404, 429)
 @AllowAnonymous()
 @SkipThrottle()
 @UseGuards(AdminTokenGuard)

@@ -17,9 +17,10 @@ describe('loadConfig', () => {
 
   it.each([
     ['false', false],
-    ['true', true],
+    ['0', false],
     ['2', 2],
     ['10.0.0.1, 10.0.0.2', '10.0.0.1, 10.0.0.2'],
+    ['10.0.0.0/8,fd00::/8', '10.0.0.0/8,fd00::/8'],
   ])('reads TRUST_PROXY=%s', (value, expected) => {
     expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
@@ -36,7 +37,24 @@ describe('loadConfig', () => {
     ['PORT', '70000', /PORT must be an integer from 0 to 65535/],
     ['RUN_MIGRATIONS', 'yes', /RUN_MIGRATIONS must be "true" or "false"/],
     ['GET_PET_SUNSET', 'next year', /GET_PET_SUNSET must be an ISO 8601 instant/],
-    ['PUBLIC_BASE_URL', 'not a url', /PUBLIC_BASE_URL is not a valid URL/],
+    ['PUBLIC_BASE_URL', 'not-a-url', /PUBLIC_BASE_URL is not a valid URL/],
+    ['PUBLIC_BASE_URL', '/v1', /PUBLIC_BASE_URL is not a valid URL/],
+    ['PUBLIC_BASE_URL', 'ftp://pets.example/v1', /PUBLIC_BASE_URL must use http: or https:/],
+    [
+      'PUBLIC_BASE_URL',
+      'https://pets.example/v1>; rel="x"',
+      /PUBLIC_BASE_URL must be an absolute URL without/,
+    ],
+    [
+      'PUBLIC_BASE_URL',
+      'https://pets.example/a b',
+      /PUBLIC_BASE_URL must be an absolute URL without/,
+    ],
+    [
+      'STAGING_BASE_URL',
+      'https://staging.example/<v1',
+      /STAGING_BASE_URL must be an absolute URL without/,
+    ],
     ['DATABASE_URL', 'mysql://db/pets', /DATABASE_URL must use postgres: or postgresql:/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
     [
@@ -46,7 +64,8 @@ describe('loadConfig', () => {
     ],
     ['REDIS_URL', 'http://cache', /REDIS_URL must use redis: or rediss:/],
     ['BAN_SECONDS', '0', /BAN_SECONDS must be an integer/],
-    ['TRUST_PROXY', 'everyone', /TRUST_PROXY must be true, false/],
+    ['TRUST_PROXY', 'everyone', /TRUST_PROXY must be false, a hop count/],
+    ['TRUST_PROXY', 'true', /TRUST_PROXY must not be true/],
     ['RATE_LIMIT_FAIL_CLOSED', '1', /RATE_LIMIT_FAIL_CLOSED must be "true" or "false"/],
     ['HEAP_GROWING_PERCENT', '500', /HEAP_GROWING_PERCENT must be an integer from 0 to 300/],
     [
@@ -54,11 +73,19 @@ describe('loadConfig', () => {
       'off',
       /DATABASE_PREPARED_STATEMENTS must be "true" or "false"/,
     ],
-    ['ADMIN_TOKEN', 'short', /ADMIN_TOKEN must be at least 16 characters/],
+    ['ADMIN_TOKEN', 'short', /ADMIN_TOKEN must be at least 32 characters/],
+    ['ADMIN_TOKEN', 'x'.repeat(31), /ADMIN_TOKEN must be at least 32 characters/],
+    ['ADMIN_TOKEN', `${'x'.repeat(32)} with spaces`, /ADMIN_TOKEN must be at least 32 characters/],
+    ['ADMIN_TOKEN', 'ä'.repeat(40), /ADMIN_TOKEN must be at least 32 characters/],
     ['API_KEY_PREFIX', 'key_', /API_KEY_PREFIX must be one of pet_live_, pet_test_/],
     ['API_KEY_CACHE_TTL_MS', '6000', /API_KEY_CACHE_TTL_MS must be an integer from 0 to 5000/],
   ])('stops on %s=%j with a message naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('takes an admin token of 32 bearer-token characters or more', () => {
+    const token = 'q0UXr2x/VXh8+Y5K~_-.a9Bz3LmNoPqR0sT=';
+    expect(loadConfig({ ADMIN_TOKEN: token }).adminToken).toBe(token);
   });
 
   it('never echoes the admin token', () => {

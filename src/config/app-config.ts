@@ -51,8 +51,8 @@ export class AppConfig {
   shutdownGraceMs!: number;
   /** How far V8's old generation may outgrow its live data before a collection; 0: V8 decides. */
   heapGrowingPercent!: number;
-  /** Which proxies to believe for the client address: false, true, a hop count, or addresses. */
-  trustProxy!: boolean | number | string;
+  /** Which proxies to believe for the client address: none, a hop count, or their addresses. */
+  trustProxy!: false | number | string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -95,6 +95,16 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+/** A base address the service writes into headers (Location, Link) and documents. */
+function baseUrl(env: Env, name: string): string | undefined {
+  const raw = url(env, name, ['http:', 'https:']);
+  // Nothing that could end a header value or a `<...>` link, or break a document.
+  if (raw !== undefined && /[\s<>"]/.test(raw)) {
+    throw new ConfigError(name, 'must be an absolute URL without white space, <, > or ".');
+  }
+  return raw?.replace(/\/+$/, '');
+}
+
 function instant(env: Env, name: string, fallback: string): Date {
   const raw = read(env, name) ?? fallback;
   const isIso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(raw);
@@ -116,23 +126,36 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
   return raw as T;
 }
 
+/** RFC 6750 `b64token`: the characters a bearer token may hold. */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
 function adminToken(env: Env): string | undefined {
   const token = read(env, 'ADMIN_TOKEN');
-  if (token !== undefined && token.length < 16) {
-    throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters long.');
+  // 32 characters of this alphabet carry well over 128 bits when chosen at random.
+  if (token !== undefined && (token.length < 32 || !B64TOKEN.test(token))) {
+    throw new ConfigError(
+      'ADMIN_TOKEN',
+      'must be at least 32 characters of A-Z a-z 0-9 - . _ ~ + / (then = padding), such as the output of `openssl rand -base64 32`.',
+    );
   }
   return token;
 }
 
-function trustProxy(env: Env): boolean | number | string {
+function trustProxy(env: Env): false | number | string {
   const raw = read(env, 'TRUST_PROXY');
-  if (raw === undefined || raw === 'false') return false;
-  if (raw === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
+  if (raw === undefined || raw === 'false' || raw === '0') return false;
+  if (raw === 'true') {
+    // Believing every hop lets any client choose the address it is rate-limited as.
+    throw new ConfigError(
+      'TRUST_PROXY',
+      'must not be true (every client could choose its own address): give the number of proxies in front of the service, or their addresses or CIDRs.',
+    );
+  }
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
   if (/^[0-9a-fA-F.:/, ]+$/.test(raw)) return raw;
   throw new ConfigError(
     'TRUST_PROXY',
-    `must be true, false, a hop count or a list of addresses, got "${raw}".`,
+    `must be false, a hop count, or a comma-separated list of proxy addresses or CIDRs, got "${raw}".`,
   );
 }
 
@@ -160,13 +183,12 @@ function corsOrigins(env: Env): string[] {
 
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = integer(env, 'PORT', 3000, 0, 65535);
-  const publicBaseUrl =
-    url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}/v1`;
+  const publicBaseUrl = baseUrl(env, 'PUBLIC_BASE_URL') ?? `http://localhost:${port}/v1`;
   return Object.assign(new AppConfig(), {
     port,
     host: read(env, 'HOST') ?? '0.0.0.0',
-    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
-    stagingBaseUrl: url(env, 'STAGING_BASE_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
+    publicBaseUrl,
+    stagingBaseUrl: baseUrl(env, 'STAGING_BASE_URL'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: read(env, 'DATA_DIR') ?? './data',
     runMigrations: boolean(env, 'RUN_MIGRATIONS', true),

@@ -69,6 +69,8 @@ async function provideRedis(started: StartedPeers): Promise<void> {
 }
 
 export default async function globalSetup(): Promise<void> {
+  // Names this run, for what is done once per run (test/support/service-process.ts).
+  process.env.TEST_RUN_ID = `${process.pid}-${Date.now()}`;
   const started: StartedPeers = {};
   peers.testPeers = started;
   await provideDatabase(started);

@@ -1,3 +1,4 @@
+export * from './client-address';
 export * from './clock';
 export * from './headers';
 export * from './memory-window-store';

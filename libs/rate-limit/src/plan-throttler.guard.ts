@@ -15,6 +15,7 @@ import {
 } from '@nestjs/throttler';
 // The metadata key @SkipThrottle() writes; the package's index does not re-export its constants.
 import { THROTTLER_SKIP } from '@nestjs/throttler/dist/throttler.constants';
+import { clientAddress, RequestWithAddress } from './client-address';
 import { RateLimitClock } from './clock';
 import { rateLimitHeaders, secondsUntil } from './headers';
 import { RATE_LIMIT_OPTIONS, ResolvedRateLimitOptions } from './rate-limit.options';
@@ -64,7 +65,10 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
    */
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.skipped(context)) return true;
-    const { req, res } = this.getRequestResponse(context) as { req: { ip?: string }; res: Reply };
+    const { req, res } = this.getRequestResponse(context) as {
+      req: RequestWithAddress;
+      res: Reply;
+    };
     let subject = await this.resolver.resolve(req);
     if (subject instanceof UnverifiedSubject) {
       // A possible guess pays from the address's budget before any work is done to check it.
@@ -147,7 +151,7 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
   }
 
   /** The subject of a request without a known client: its address, with the anonymous limits. */
-  private addressOf(request: { ip?: string }): RateLimitSubject {
-    return { id: `ip:${request.ip ?? 'unknown'}`, limits: this.limiter.anonymousLimits };
+  private addressOf(request: RequestWithAddress): RateLimitSubject {
+    return { id: `ip:${clientAddress(request)}`, limits: this.limiter.anonymousLimits };
   }
 }

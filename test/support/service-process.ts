@@ -1,0 +1,81 @@
+import { ChildProcess, execSync, spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from './http';
+import { freePort } from './peers/processes';
+
+const ROOT = join(__dirname, '..', '..');
+const MAIN = join(ROOT, 'dist', 'src', 'main.js');
+
+/**
+ * Builds dist/ once per test run, so that process-level tests run the code under test and never
+ * a stale build (the marker names the run, set by the global setup).
+ */
+export function buildOnce(): void {
+  const marker = join(ROOT, 'dist', `.built-for-test-run-${process.env.TEST_RUN_ID}`);
+  if (existsSync(marker)) return;
+  execSync('npx nest build', { cwd: ROOT, stdio: 'ignore' });
+  writeFileSync(marker, '');
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  /** Everything the process wrote, so far. */
+  output(): string;
+  /** Resolves with the exit code when the process exits. */
+  exited: Promise<number | null>;
+}
+
+/** Starts the built service as its own process, without waiting for it to listen. */
+export async function spawnService(
+  env: Record<string, string | undefined>,
+): Promise<ServiceProcess> {
+  buildOnce();
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      // Its counters stay apart from any other user of the same Redis, as the in-process apps' do.
+      REDIS_KEY_PREFIX: `pet-adoption-test:${process.pid}:${port}:`,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
+}
+
+/** Starts the built service as its own process and waits until it listens. */
+export async function startService(
+  env: Record<string, string | undefined>,
+  timeoutMs = 20_000,
+): Promise<ServiceProcess> {
+  const service = await spawnService(env);
+  const deadline = Date.now() + timeoutMs;
+  let exitCode: number | null | undefined;
+  void service.exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline && exitCode === undefined) {
+    const live = await request(service.url)
+      .get('/health/live')
+      .catch(() => undefined);
+    if (live?.status === 200) return service;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  service.child.kill('SIGKILL');
+  throw new Error(`The service did not start:\n${service.output()}`);
+}
+
+/** Stops a service process with SIGTERM and waits for it to exit. */
+export async function stopService(service: ServiceProcess | undefined): Promise<void> {
+  if (!service || service.child.exitCode !== null || service.child.signalCode !== null) return;
+  service.child.kill('SIGTERM');
+  await service.exited;
+}
