@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import { AppModule } from './app.module';
 import { createApp } from './bootstrap';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
+import { DataDirLock, DataDirLockedError } from './database/data-dir-lock';
 
 const logger = new Logger('Main');
 
@@ -21,6 +22,14 @@ async function main(): Promise<void> {
     // Under load V8 lets the old generation grow to several times its live data before it
     // collects; 1.5 times keeps a busy instance under 200 MB for a few % of CPU (docs/adr/0009).
     setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
+  }
+  try {
+    // Claimed before anything starts, so that a second process on the directory stops at once.
+    if (!config.databaseUrl) DataDirLock.acquire(config.dataDir);
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    console.error(error.message);
+    process.exit(1);
   }
   const app = await createApp(AppModule, config);
   await app.listen(config.port, config.host);

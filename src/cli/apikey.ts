@@ -5,7 +5,8 @@ import { ApiKeys, isPlan, PLANS } from '@pet-adoption/api-keys';
 import { parseArgs } from 'node:util';
 import { apiKeysFromConfig } from '../access-control/access-control.module';
 import { ConfigModule } from '../config/config.module';
-import { ConfigError } from '../config/app-config';
+import { ConfigError, loadConfig } from '../config/app-config';
+import { DataDirLock } from '../database/data-dir-lock';
 import { DatabaseModule } from '../database/database.module';
 
 const USAGE = `Manage API keys in the configured database (DATABASE_URL, or the embedded one in DATA_DIR).
@@ -36,6 +37,9 @@ async function run(argv: string[]): Promise<string> {
   if (command === 'issue' && (!values.name || !isPlan(values.plan))) throw new Error(USAGE);
   if (command === 'revoke' && !id) throw new Error(USAGE);
 
+  const config = loadConfig();
+  // The embedded database is one process's: refuse at once while the service holds it.
+  if (!config.databaseUrl) DataDirLock.acquire(config.dataDir);
   const app = await NestFactory.createApplicationContext(ApiKeyCliModule, { logger: ['error'] });
   try {
     const keys = app.get(ApiKeys);

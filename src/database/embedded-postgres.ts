@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { DataDirLock } from './data-dir-lock';
 
 /**
  * A real PostgreSQL engine (PGlite) inside the process, served over the PostgreSQL wire
@@ -13,6 +14,7 @@ export class EmbeddedPostgres {
     private readonly db: PGlite,
     private readonly server: PGLiteSocketServer,
     readonly url: string,
+    private readonly lock?: DataDirLock,
   ) {}
 
   /**
@@ -24,23 +26,33 @@ export class EmbeddedPostgres {
     maxConnections: number,
   ): Promise<EmbeddedPostgres> {
     let location: string | undefined;
+    let lock: DataDirLock | undefined;
     if (dataDir !== undefined) {
       // PGlite creates its own folder but not the folders above it.
       mkdirSync(resolve(dataDir), { recursive: true });
+      // One process per directory: PGlite keeps the database in memory and writes it back.
+      lock = DataDirLock.acquire(dataDir);
       location = resolve(dataDir, 'pgdata');
     }
-    const db = await PGlite.create(location);
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
-    await server.start();
-    return new EmbeddedPostgres(
-      db,
-      server,
-      `postgres://postgres@${server.getServerConn()}/postgres`,
-    );
+    try {
+      const db = await PGlite.create(location);
+      const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
+      await server.start();
+      return new EmbeddedPostgres(
+        db,
+        server,
+        `postgres://postgres@${server.getServerConn()}/postgres`,
+        lock,
+      );
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
   }
 
   async stop(): Promise<void> {
     await this.server.stop();
     await this.db.close();
+    this.lock?.release();
   }
 }
