@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freshDatabase } from './support/fresh-database';
 import { apiClient, expectError, request } from './support/http';
 import {
   buildOnce,
@@ -9,6 +10,7 @@ import {
   stopService,
   ServiceProcess,
 } from './support/service-process';
+import { startTestApp } from './support/test-app';
 
 jest.setTimeout(90_000);
 
@@ -27,6 +29,34 @@ async function answers(service: ServiceProcess): Promise<void> {
 /** CONTRACT.md, "Deployment safety": what operators do every day loses nothing. */
 describe('deployment safety', () => {
   beforeAll(() => buildOnce(), 120_000);
+
+  it('several instances starting at once on a fresh database all come up, and apply the schema once', async () => {
+    const database = await freshDatabase();
+    try {
+      const instances = await Promise.all(
+        Array.from({ length: 3 }, () =>
+          startTestApp({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: '2' }),
+        ),
+      );
+      try {
+        for (const instance of instances) {
+          await apiClient(instance.url, instance.auth)
+            .post('/v1/pets')
+            .send({ name: 'Rex', categoryId: 1 })
+            .expect(201);
+        }
+        const applied = await instances[0].dataSource.query(
+          'SELECT name, count(*)::int AS times FROM migrations GROUP BY name',
+        );
+        expect(applied).toHaveLength(instances[0].dataSource.migrations.length);
+        expect(applied.every((row: { times: number }) => row.times === 1)).toBe(true);
+      } finally {
+        await Promise.all(instances.map((instance) => instance.close()));
+      }
+    } finally {
+      await database.drop();
+    }
+  });
 
   describe('two processes on one embedded DATA_DIR', () => {
     let dataDir: string;

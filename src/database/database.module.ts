@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { DatabaseEndpoint } from './database-endpoint';
 import { migrations } from './migrations';
+import { runMigrationsExclusively } from './migrations-runner';
 import { SqlStatements } from './sql-statements';
 
 @Module({
@@ -40,6 +42,13 @@ class DatabaseEndpointModule {}
           idleTimeoutMillis: 30_000,
         },
       }),
+      // TypeORM would run the migrations as it initialises, unguarded: they run here, under a lock.
+      dataSourceFactory: async (options) => {
+        const { migrationsRun, ...rest } = options!;
+        const dataSource = await new DataSource({ ...rest, migrationsRun: false }).initialize();
+        if (migrationsRun) await runMigrationsExclusively(dataSource);
+        return dataSource;
+      },
     }),
   ],
   providers: [SqlStatements],

@@ -38,6 +38,7 @@ async function provideDatabase(started: StartedPeers): Promise<void> {
   await server.start();
   started.embeddedPostgres = { db, server };
   process.env.DATABASE_URL = `postgres://postgres@${server.getServerConn()}/postgres`;
+  process.env.TEST_EMBEDDED_DATABASE = 'true';
   // As the service does with its own embedded engine: one connection (docs/adr/0003), and
   // unnamed statements, since every connection to it shares one session (docs/adr/0008).
   process.env.DATABASE_POOL_SIZE ??= '1';

@@ -1,0 +1,42 @@
+import { Client } from 'pg';
+import { PostgresServer } from './peers/postgres-server';
+
+export interface FreshDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * An empty database on a real PostgreSQL server, for what several instances do at once: a new
+ * database on the run's server, or, when the run uses the embedded engine, a server of its own.
+ */
+export async function freshDatabase(): Promise<FreshDatabase> {
+  if (process.env.TEST_EMBEDDED_DATABASE) return freshServer();
+  const name = `pet_adoption_fresh_${process.pid}_${Date.now()}`;
+  const admin = new Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** The embedded engine serves one session: a real, throw-away server stands in for it here. */
+async function freshServer(): Promise<FreshDatabase> {
+  if (!PostgresServer.available()) {
+    throw new Error(
+      'This test needs a PostgreSQL server: set DATABASE_URL, or install PostgreSQL (initdb).',
+    );
+  }
+  const server = await PostgresServer.start();
+  return { url: server.url, drop: () => server.stop() };
+}
