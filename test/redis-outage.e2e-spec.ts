@@ -1,6 +1,12 @@
+import { Logger } from '@nestjs/common';
+import Redis from 'ioredis';
 import { apiClient, expectError, request } from './support/http';
 import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, TestApp } from './support/test-app';
+import { awayFromMinuteEnd } from './support/windows';
+
+// A test may first wait for the next minute window (awayFromMinuteEnd).
+jest.setTimeout(20_000);
 
 // The Redis of the run (REDIS_URL, provided by the test setup), reached through a proxy to cut.
 const redis = new URL(process.env.REDIS_URL!);
@@ -55,5 +61,36 @@ describe.each([
       if (!recovered) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(recovered).toBe(true);
+  });
+});
+
+describe('when a Redis key holds data the limiter never wrote', () => {
+  let t: TestApp;
+  let redisClient: Redis;
+  beforeAll(async () => {
+    t = await startTestApp();
+    redisClient = new Redis(process.env.REDIS_URL!);
+  });
+  afterAll(async () => {
+    redisClient.disconnect();
+    await t.close();
+  });
+
+  it('keeps counting the subject, and neither reports nor logs an outage', async () => {
+    await awayFromMinuteEnd();
+    const { id, auth } = await t.issueKey({ limits: { perMinute: 3, perDay: 100 } });
+    const api = apiClient(t.url, auth);
+    expect((await api.get('/v1/pets')).status).toBe(200);
+    const keys = await redisClient.keys(`${t.config.redisKeyPrefix}{key:${id}}:*`);
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) await redisClient.set(key, 'not a counter');
+    const logged = jest.spyOn(Logger.prototype, 'error');
+
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await api.get('/v1/pets')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect((await request(t.url).get('/health/ready')).body.checks.redis).toBe('up');
+    expect(logged).not.toHaveBeenCalled();
+    logged.mockRestore();
   });
 });

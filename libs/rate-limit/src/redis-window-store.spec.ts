@@ -87,6 +87,31 @@ describe('RedisWindowStore across instances', () => {
   });
 });
 
+describe('RedisWindowStore over data it did not write', () => {
+  const limits = { perMinute: 3, perDay: 10 };
+  const keysOf = async (redis: Redis, subject: string) => redis.keys(`${prefix}{${subject}}*`);
+
+  it.each([
+    ['a counter that is not a number', (redis: Redis, key: string) => redis.set(key, 'garbage')],
+    [
+      'a counter of another type',
+      (redis: Redis, key: string) => redis.multi().del(key).hset(key, 'x', '1').exec(),
+    ],
+    ['a counter that is a fraction', (redis: Redis, key: string) => redis.set(key, '1.5')],
+  ])('starts again from %s instead of failing', async (_, corrupt) => {
+    const redis = await connect();
+    const store = new RedisWindowStore(redis, prefix);
+    const subject = `corrupt-${n++}`;
+    const now = Date.now();
+    const hit = () => store.hit({ subject, limits, now, banThreshold: 30, banMs: 1000 });
+    await hit();
+    for (const key of await keysOf(redis, subject)) await corrupt(redis, key);
+    const outcomes = [];
+    for (let i = 0; i < 4; i++) outcomes.push((await hit()).outcome);
+    expect(outcomes).toEqual(['admitted', 'admitted', 'admitted', 'limited']);
+  });
+});
+
 describe('when Redis is unreachable', () => {
   const hitRequest = {
     subject: 's',

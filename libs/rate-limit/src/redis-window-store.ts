@@ -5,14 +5,25 @@ import { windowsAt, windowStates } from './windows';
 /**
  * One round trip, one atomic step: check the ban, check both windows, then either count the
  * request in both or count a refusal (and ban past the threshold). Keys expire with their windows.
+ * A counter holding something the limiter never writes (another type, or text that is not a
+ * whole number) is dropped and counted again from zero, rather than failing every request of the
+ * subject until the window ends.
  * KEYS: minute counter, day counter, refusal counter, ban. ARGV: per-minute limit, per-day limit,
  * minute TTL ms, day TTL ms, ban threshold, ban ms. Returns {outcome, minute, day, ban ms left}
  * with outcome 0 admitted, 1 limited, 2 banned.
  */
 const HIT_SCRIPT = `
+local function count(key)
+  local value = redis.pcall('GET', key)
+  if type(value) == 'table' or (value and not string.match(value, '^%d+$')) then
+    redis.call('DEL', key)
+    return 0
+  end
+  return tonumber(value or '0')
+end
 local banLeft = redis.call('PTTL', KEYS[4])
-local minute = tonumber(redis.call('GET', KEYS[1]) or '0')
-local day = tonumber(redis.call('GET', KEYS[2]) or '0')
+local minute = count(KEYS[1])
+local day = count(KEYS[2])
 if banLeft > 0 then return {2, minute, day, banLeft} end
 if minute < tonumber(ARGV[1]) and day < tonumber(ARGV[2]) then
   minute = redis.call('INCR', KEYS[1])
@@ -21,6 +32,7 @@ if minute < tonumber(ARGV[1]) and day < tonumber(ARGV[2]) then
   if day == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
   return {0, minute, day, 0}
 end
+count(KEYS[3])
 local refusals = redis.call('INCR', KEYS[3])
 if refusals == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[3]) end
 if refusals > tonumber(ARGV[5]) then

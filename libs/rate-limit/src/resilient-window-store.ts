@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { ReplyError } from 'ioredis';
 import { HitRequest, HitResult, WindowStore } from './window-store';
 import { MemoryWindowStore } from './memory-window-store';
 
@@ -9,15 +10,23 @@ export class WindowStoreUnavailableError extends Error {
   }
 }
 
+/** How often the same error answered by the store is logged again. */
+const ANSWERED_ERROR_LOG_INTERVAL_MS = 60_000;
+
 /**
  * Wraps the shared store with the outage policy. Fail-open (the default): while the shared store
  * is unreachable, count in this process instead, so clients keep being limited per instance and
  * keep getting headers. Fail-closed: raise WindowStoreUnavailableError. Logs once per incident.
+ *
+ * An error the store answered with (Redis replied: out of memory, a read-only replica, data it
+ * cannot use) is no outage: the policy applies to that call alone, and it is logged at most once
+ * a minute per message, so that one bad key cannot make the log say "unreachable" on every request.
  */
 export class ResilientWindowStore extends WindowStore {
   private readonly logger = new Logger('RateLimit');
   private readonly fallback = new MemoryWindowStore();
   private outageSince: number | null = null;
+  private readonly answeredErrorsLogged = new Map<string, number>();
 
   constructor(
     private readonly shared: WindowStore,
@@ -55,6 +64,8 @@ export class ResilientWindowStore extends WindowStore {
       }
       return result;
     } catch (error) {
+      if (error instanceof ReplyError)
+        return this.answeredWithError(error as Error, now, operation);
       if (this.outageSince === null) {
         this.outageSince = now;
         this.logger.error(
@@ -67,5 +78,24 @@ export class ResilientWindowStore extends WindowStore {
       if (this.failClosed) throw new WindowStoreUnavailableError(error);
       return operation(this.fallback);
     }
+  }
+
+  private answeredWithError<T>(
+    error: Error,
+    now: number,
+    operation: (store: WindowStore) => Promise<T>,
+  ): Promise<T> {
+    const logged = this.answeredErrorsLogged.get(error.message);
+    if (logged === undefined || now - logged >= ANSWERED_ERROR_LOG_INTERVAL_MS) {
+      this.answeredErrorsLogged.set(error.message, now);
+      this.logger.error(
+        `Rate-limit store answered with an error (${error.message}); ` +
+          (this.failClosed
+            ? 'answering 503 for that request.'
+            : 'counting that request per instance.'),
+      );
+    }
+    if (this.failClosed) throw new WindowStoreUnavailableError(error);
+    return operation(this.fallback);
   }
 }
