@@ -1,3 +1,4 @@
+import { IdempotencyKeyPruner } from '../src/idempotency/idempotency-key-pruner';
 import { apiClient, expectError } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
@@ -73,6 +74,25 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
   ])('refuses an Idempotency-Key that is %s with a 400', async (_, key) => {
     expectError(await create(key, { name: 'Rex', categoryId: 1 }), 400, 'validation_failed');
     expect(await countPets()).toBe(0);
+  });
+
+  it('forgets keys after 24 hours: expired ones are deleted in batches, the others kept', async () => {
+    const { body: pet } = await create('kept', { name: 'Rex', categoryId: 1 });
+    await t.dataSource.query(
+      `INSERT INTO idempotency_keys (scope, key, request_hash, pet_id, created_at)
+       SELECT 'key:old', 'expired-' || n, repeat('0', 64), $1, now() - interval '24 hours 1 minute'
+         FROM generate_series(1, 2500) AS n`,
+      [pet.id],
+    );
+    const pruner = t.app.get(IdempotencyKeyPruner);
+    expect(await pruner.prune()).toBe(2500);
+    expect(
+      await t.dataSource.query('SELECT scope, key FROM idempotency_keys ORDER BY key'),
+    ).toEqual([{ scope: expect.stringMatching(/^key:/), key: 'kept' }]);
+    expect(await pruner.prune()).toBe(0);
+    // A kept key still replays.
+    const retry = await create('kept', { name: 'Rex', categoryId: 1 });
+    expect(retry.headers['idempotent-replayed']).toBe('true');
   });
 
   it('validates the body before the key: an invalid body is a 400 and claims nothing', async () => {

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DatabaseModule } from '../database/database.module';
 import { HttpModule } from '../http/http.module';
 import { CreatePet } from './application/create-pet.use-case';
+import { IdempotencyKeyPruner } from '../idempotency/idempotency-key-pruner';
 import { GetPet } from './application/get-pet.use-case';
 import { ListPets } from './application/list-pets.use-case';
 import { PetRepository } from './application/pet.repository';
@@ -20,6 +21,7 @@ import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository';
     GetPet,
     GetPetSunsetGuard,
     GetPetDeprecationHeaders,
+    IdempotencyKeyPruner,
     { provide: PetRepository, useClass: TypeOrmPetRepository },
   ],
 })

@@ -1,10 +1,12 @@
 import { CreateApiKeys1795219300000 } from '@pet-adoption/api-keys';
 import { CreatePets1795219200000 } from './1795219200000-create-pets';
 import { CreateIdempotencyKeys1795219400000 } from './1795219400000-create-idempotency-keys';
+import { IndexIdempotencyKeysByAge1795219500000 } from './1795219500000-index-idempotency-keys-by-age';
 
 /** Every migration, in order. Listed by class so that they load the same from src/ and dist/. */
 export const migrations = [
   CreatePets1795219200000,
   CreateApiKeys1795219300000,
   CreateIdempotencyKeys1795219400000,
+  IndexIdempotencyKeysByAge1795219500000,
 ];
