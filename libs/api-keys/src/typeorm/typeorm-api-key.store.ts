@@ -23,6 +23,11 @@ function toRecord(row: ApiKeyOrmEntity): ApiKeyRecord {
   };
 }
 
+/** Whether text is an id the bigint column can hold: anything else names no key. */
+function isBigintId(id: string): boolean {
+  return /^[1-9][0-9]{0,18}$/.test(id) && BigInt(id) <= 9223372036854775807n;
+}
+
 @Injectable()
 export class TypeOrmApiKeyStore extends ApiKeyStore {
   constructor(
@@ -55,7 +60,7 @@ export class TypeOrmApiKeyStore extends ApiKeyStore {
   }
 
   async revoke(id: string, at: Date): Promise<boolean> {
-    if (!/^[1-9][0-9]{0,18}$/.test(id)) return false;
+    if (!isBigintId(id)) return false;
     const result = await this.rows.update({ id, revokedAt: IsNull() }, { revokedAt: at });
     return (result.affected ?? 0) > 0;
   }
