@@ -8,6 +8,9 @@ import { startTestApp, TestApp } from './support/test-app';
  * 5xx; an invalid request gets the right 4xx and the Error body; a valid one a 2xx whose body
  * matches the served OpenAPI document. Replay a failure with PROPERTY_SEED=<the printed seed>.
  */
+// A property sends hundreds of requests, some of them large: never judged by its duration.
+jest.setTimeout(120_000);
+
 const seed = Number(process.env.PROPERTY_SEED ?? 20261122);
 const runs = Number(process.env.PROPERTY_RUNS ?? 1000);
 const ADMIN_TOKEN = 'admin-token-for-the-property-suite-0123456789';

@@ -43,9 +43,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     .compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(
     createFastifyAdapter(config),
-    {
-      bodyParser: false,
-    },
+    // Start-up logs wait for the app's own logger (configureApp), as in production.
+    { bodyParser: false, bufferLogs: true },
   );
   await configureApp(app);
   await app.listen(0, '127.0.0.1');
