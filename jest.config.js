@@ -20,6 +20,8 @@ const shared = {
     '/node_modules/(?!(@nestjs|@electric-sql|content-disposition|file-type|cookie|strtok3|token-types|uint8array-extras|@tokenizer)/)',
   ],
   moduleNameMapper: {
+    // Each library's test doubles: an entry point of their own, never in the production build.
+    '^@pet-adoption/(api-keys|rate-limit)/testing$': '<rootDir>/libs/$1/testing',
     '^@pet-adoption/api-keys(|/.*)$': '<rootDir>/libs/api-keys/src$1',
     '^@pet-adoption/rate-limit(|/.*)$': '<rootDir>/libs/rate-limit/src$1',
   },

@@ -1,9 +1,5 @@
-import {
-  ApiKeyAuthenticator,
-  ApiKeys,
-  InMemoryApiKeyStore,
-  resolveOptions,
-} from '@pet-adoption/api-keys';
+import { ApiKeyAuthenticator, ApiKeys, resolveOptions } from '@pet-adoption/api-keys';
+import { InMemoryApiKeyStore } from '@pet-adoption/api-keys/testing';
 import { loadConfig } from '../config/app-config';
 import { DatabaseEndpoint } from '../database/database-endpoint';
 import { FirstRunKey } from './first-run-key';

@@ -2,7 +2,7 @@ import { ApiKeyRecord } from './api-key';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { resolveOptions } from './api-keys.options';
 import { ApiKeys } from './api-keys.service';
-import { InMemoryApiKeyStore } from './testing/in-memory-api-key.store';
+import { InMemoryApiKeyStore } from '@pet-adoption/api-keys/testing';
 
 /** A store whose look-ups wait until the test lets them answer. */
 class GatedStore extends InMemoryApiKeyStore {

@@ -4,7 +4,7 @@ import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { AllowAnonymous, ApiKeyGuard, getApiClient } from './api-key.guard';
 import { resolveOptions } from './api-keys.options';
 import { ApiKeys } from './api-keys.service';
-import { InMemoryApiKeyStore } from './testing/in-memory-api-key.store';
+import { InMemoryApiKeyStore } from '@pet-adoption/api-keys/testing';
 
 class Handlers {
   guarded(): void {}

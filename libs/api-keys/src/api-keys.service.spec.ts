@@ -2,7 +2,7 @@ import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ApiKeyRequestError } from './api-key.errors';
 import { resolveOptions } from './api-keys.options';
 import { ApiKeys, IssueApiKey } from './api-keys.service';
-import { InMemoryApiKeyStore } from './testing/in-memory-api-key.store';
+import { InMemoryApiKeyStore } from '@pet-adoption/api-keys/testing';
 
 describe('ApiKeys', () => {
   let store: InMemoryApiKeyStore;

@@ -12,4 +12,3 @@ export * from './plans';
 export * from './typeorm/api-key.orm-entity';
 export * from './typeorm/create-api-keys.migration';
 export * from './typeorm/typeorm-api-key.store';
-export * from './testing/in-memory-api-key.store';

@@ -1,5 +1,5 @@
 import { MemoryWindowStore } from './memory-window-store';
-import { windowStoreContract } from './window-store.contract';
+import { windowStoreContract } from '@pet-adoption/rate-limit/testing';
 
 let n = 0;
 windowStoreContract(

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { RedisWindowStore } from './redis-window-store';
 import { ResilientWindowStore, WindowStoreUnavailableError } from './resilient-window-store';
-import { windowStoreContract } from './window-store.contract';
+import { windowStoreContract } from '@pet-adoption/rate-limit/testing';
 
 // Runs against the run's real Redis (REDIS_URL, provided by the test setup).
 const url = process.env.REDIS_URL!;

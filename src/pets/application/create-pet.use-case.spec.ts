@@ -1,6 +1,6 @@
 import { IdempotencyKeyReusedError, InvalidPetError } from '../domain/pet.errors';
 import { CreatePet } from './create-pet.use-case';
-import { InMemoryPetRepository } from './testing/in-memory-pet.repository';
+import { InMemoryPetRepository } from '../../../test/fakes/in-memory-pet.repository';
 
 describe('CreatePet', () => {
   it('stores the pet with the default status and returns it with its id', async () => {

@@ -1,6 +1,6 @@
 import { PetNotFoundError } from '../domain/pet.errors';
 import { GetPet } from './get-pet.use-case';
-import { InMemoryPetRepository } from './testing/in-memory-pet.repository';
+import { InMemoryPetRepository } from '../../../test/fakes/in-memory-pet.repository';
 
 describe('GetPet', () => {
   it('returns the pet with that id', async () => {

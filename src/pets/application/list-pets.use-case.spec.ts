@@ -1,5 +1,5 @@
 import { ListPets } from './list-pets.use-case';
-import { InMemoryPetRepository } from './testing/in-memory-pet.repository';
+import { InMemoryPetRepository } from '../../../test/fakes/in-memory-pet.repository';
 
 describe('ListPets', () => {
   let pets: InMemoryPetRepository;

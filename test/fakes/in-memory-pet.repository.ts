@@ -1,10 +1,10 @@
-import { NewPet, Pet } from '../../domain/pet';
+import { NewPet, Pet } from '../../src/pets/domain/pet';
 import {
   IdempotencyClaim,
   IdempotentCreation,
   PetPageQuery,
   PetRepository,
-} from '../pet.repository';
+} from '../../src/pets/application/pet.repository';
 
 /** A PetRepository kept in an array, for unit tests of the use cases. */
 export class InMemoryPetRepository extends PetRepository {

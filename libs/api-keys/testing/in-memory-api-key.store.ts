@@ -1,5 +1,5 @@
-import { ApiKeyRecord, NewApiKeyRecord } from '../api-key';
-import { ApiKeyStore } from '../api-key-store';
+import { ApiKeyRecord, NewApiKeyRecord } from '../src/api-key';
+import { ApiKeyStore } from '../src/api-key-store';
 
 /** An ApiKeyStore in memory, for tests. Counts look-ups so tests can see the cache at work. */
 export class InMemoryApiKeyStore extends ApiKeyStore {

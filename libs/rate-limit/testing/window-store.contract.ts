@@ -1,4 +1,4 @@
-import { WindowStore } from './window-store';
+import { WindowStore } from '../src/window-store';
 
 /** The behaviour every WindowStore adapter must have; run by each adapter's spec. */
 export function windowStoreContract(

@@ -1,0 +1,1 @@
+export * from './window-store.contract';
