@@ -1,13 +1,15 @@
 /**
- * The layer arrows of docs/architecture: a wrong import fails `npm run lint`.
- *   http, infrastructure ─▶ application ─▶ domain
- *   libs/* are imported by src/, never import src/, and do not import each other.
+ * The layer arrows (README, "Layout"): a wrong import fails `npm run lint`.
+ *   features (src/pets, ...): http, infrastructure ─▶ application ─▶ domain ─▶ src/common
+ *   src/platform: what every feature stands on; it never imports a feature
+ *   libs/*: imported by src/, never importing src/, and not each other
  */
 module.exports = {
   forbidden: [
     {
       name: 'domain-is-plain',
-      comment: 'The domain imports nothing but the domain (no Nest, no TypeORM, no validators).',
+      comment:
+        'The domain imports nothing but the domain and the plain shared kernel (src/common).',
       severity: 'error',
       from: { path: '^src/[^/]+/domain/' },
       to: { pathNot: ['^src/[^/]+/domain/', '^src/common/'] },
@@ -21,14 +23,14 @@ module.exports = {
     },
     {
       name: 'application-knows-no-adapters',
-      comment: 'Use cases depend on ports, never on HTTP or persistence adapters.',
+      comment: 'Use cases depend on ports, never on HTTP, persistence or framework adapters.',
       severity: 'error',
       from: { path: '^src/[^/]+/application/' },
       to: {
         path: [
           '^src/[^/]+/(http|infrastructure)/',
-          '^src/(database|http)/',
-          'node_modules/(typeorm|@nestjs/typeorm|fastify|@nestjs/platform-fastify|class-validator|@nestjs/swagger)/',
+          '^src/platform/(config|database|http|observability)/',
+          'node_modules/(typeorm|@nestjs/typeorm|fastify|@nestjs/platform-fastify|class-validator|@nestjs/swagger|pg|ioredis)/',
         ],
       },
     },
@@ -36,7 +38,21 @@ module.exports = {
       name: 'infrastructure-knows-no-http',
       severity: 'error',
       from: { path: '^src/[^/]+/infrastructure/' },
-      to: { path: ['^src/[^/]+/http/', '^src/http/'] },
+      to: { path: ['^src/[^/]+/http/', '^src/platform/http/'] },
+    },
+    {
+      name: 'platform-knows-no-features',
+      comment:
+        'src/platform is what features stand on: features contribute to it, not the reverse.',
+      severity: 'error',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/(access|openapi|pets|store)/' },
+    },
+    {
+      name: 'features-are-independent',
+      severity: 'error',
+      from: { path: '^src/(pets|store)/' },
+      to: { path: '^src/(pets|store)/', pathNot: '^src/$1/' },
     },
     {
       name: 'libs-never-import-src',

@@ -1,20 +1,18 @@
 import { Module } from '@nestjs/common';
-import { AccessControlModule } from './access-control/access-control.module';
-import { AdminModule } from './admin/admin.module';
-import { ConfigModule } from './config/config.module';
-import { DatabaseModule } from './database/database.module';
-import { HealthModule } from './health/health.module';
-import { HttpModule } from './http/http.module';
-import { ObservabilityModule } from './observability/observability.module';
+import { AccessModule } from './access/access.module';
+import { AdminModule } from './access/admin/admin.module';
+import { ConfigModule } from './platform/config/config.module';
+import { DatabaseModule } from './platform/database/database.module';
+import { HttpModule } from './platform/http/http.module';
+import { ObservabilityModule } from './platform/observability/observability.module';
 import { PetsModule } from './pets/pets.module';
 
 @Module({
   imports: [
     ConfigModule,
     DatabaseModule,
-    AccessControlModule,
+    AccessModule,
     HttpModule,
-    HealthModule,
     ObservabilityModule,
     AdminModule,
     PetsModule,

@@ -3,8 +3,8 @@ import { setFlagsFromString } from 'node:v8';
 import { Logger } from '@nestjs/common';
 import { AppModule } from './app.module';
 import { createApp } from './bootstrap';
-import { AppConfig, ConfigError, loadConfig } from './config/app-config';
-import { DataDirLock, DataDirLockedError } from './database/data-dir-lock';
+import { AppConfig, ConfigError, loadConfig } from './platform/config/app-config';
+import { DataDirLock, DataDirLockedError } from './platform/database/data-dir-lock';
 
 const logger = new Logger('Main');
 

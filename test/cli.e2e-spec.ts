@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildOnce } from './support/service-process';
 
-const CLI = join(__dirname, '..', 'dist', 'src', 'cli', 'apikey.js');
+const CLI = join(__dirname, '..', 'dist', 'src', 'access', 'cli', 'apikey.js');
 
 /** npm run apikey, as an operator runs it: its answers, and its refusals, are plain lines. */
 describe('the apikey command line', () => {

@@ -1,4 +1,4 @@
-import { IdempotencyKeyPruner } from '../src/idempotency/idempotency-key-pruner';
+import { IdempotencyKeyPruner } from '../src/platform/idempotency/idempotency-key-pruner';
 import { apiClient, expectError } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from '../app.module';
 import { createFastifyAdapter } from '../bootstrap';
-import { loadConfig } from '../config/app-config';
+import { loadConfig } from '../platform/config/app-config';
 import { createOpenApiDocument } from './openapi-document';
 
 /**

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { AppConfig } from '../config/app-config';
-import { AdminModule } from '../admin/admin.module';
+import { AppConfig } from '../platform/config/app-config';
+import { AdminModule } from '../access/admin/admin.module';
 import { GET_PET_DEPRECATION } from '../pets/http/get-pet-deprecation';
 import { PetsModule } from '../pets/pets.module';
 

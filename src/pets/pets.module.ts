@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DatabaseModule } from '../database/database.module';
-import { HttpModule } from '../http/http.module';
+import { DatabaseModule } from '../platform/database/database.module';
+import { HttpModule } from '../platform/http/http.module';
 import { CreatePet } from './application/create-pet.use-case';
-import { IdempotencyKeyPruner } from '../idempotency/idempotency-key-pruner';
+import { IdempotencyKeyPruner } from '../platform/idempotency/idempotency-key-pruner';
 import { GetPet } from './application/get-pet.use-case';
 import { ListPets } from './application/list-pets.use-case';
 import { PetRepository } from './application/pet.repository';

@@ -4,7 +4,7 @@ import { ApiKeys, IssueApiKey } from '@pet-adoption/api-keys';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { configureApp, createFastifyAdapter } from '../../src/bootstrap';
-import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
 
 export interface TestApp {
   app: NestFastifyApplication;

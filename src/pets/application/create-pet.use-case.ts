@@ -2,10 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { newPet, NewPetInput, Pet } from '../domain/pet';
 import { IdempotencyKeyReusedError } from '../domain/pet.errors';
+import { IDEMPOTENCY_TTL_SECONDS } from '../../platform/idempotency/idempotency';
 import { PetRepository } from './pet.repository';
-
-/** How long a client's Idempotency-Key is remembered. */
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
 export interface Idempotency {
   scope: string;

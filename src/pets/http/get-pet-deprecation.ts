@@ -1,8 +1,8 @@
 import { CanActivate, Injectable, OnModuleInit } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
+import { AppConfig } from '../../platform/config/app-config';
 import { Clock } from '../../common/clock';
-import { ApiError } from '../../http/api-error';
-import { RouteHeaders } from '../../http/route-headers';
+import { ApiError } from '../../platform/http/errors/api-error';
+import { RouteHeaders } from '../../platform/http/response/route-headers';
 
 /** GET /v1/pets/{petId} has been deprecated since 2026-11-21T00:00:00Z (RFC 9745 form). */
 export const GET_PET_DEPRECATION = '@1795219200';

@@ -1,4 +1,4 @@
-import { ApiError } from '../../http/api-error';
+import { ApiError } from '../../platform/http/errors/api-error';
 import { PetIdPipe } from './pet-id.pipe';
 
 describe('PetIdPipe', () => {

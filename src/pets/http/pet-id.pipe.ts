@@ -1,6 +1,6 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
-import { ApiError } from '../../http/api-error';
-import { INT64_MAX, parseInt64 } from '../../http/int64';
+import { ApiError } from '../../platform/http/errors/api-error';
+import { INT64_MAX, parseInt64 } from '../../platform/http/request/int64';
 
 /** Parses a pet id exactly: an integer from 1 to 2^63 - 1, as text, never rounded. */
 @Injectable()

@@ -20,9 +20,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AppConfig } from '../../config/app-config';
-import { ApiErrorResponses } from '../../http/api-error-responses.decorator';
-import { ApiError } from '../../http/api-error';
+import { AppConfig } from '../../platform/config/app-config';
+import { ApiErrorResponses } from '../../platform/http/errors/api-error-responses.decorator';
+import { ApiError } from '../../platform/http/errors/api-error';
 import { CreatePet } from '../application/create-pet.use-case';
 import { GetPet } from '../application/get-pet.use-case';
 import { ListPets } from '../application/list-pets.use-case';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { SqlStatement, SqlStatements } from '../../database/sql-statements';
+import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import {
   IdempotencyClaim,
   IdempotentCreation,

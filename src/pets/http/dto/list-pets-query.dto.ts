@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { IsInt64Text } from '../../../http/int64';
+import { IsInt64Text } from '../../../platform/http/request/int64';
 import { PET_STATUSES, PetStatus } from '../../domain/pet-status';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../application/list-pets.use-case';
 

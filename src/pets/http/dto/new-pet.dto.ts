@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
-import { IsText } from '../../../http/text.validator';
+import { IsText } from '../../../platform/http/request/text.validator';
 import { MAX_CATEGORY_ID, PET_NAME } from '../../domain/pet';
 import { PET_STATUSES, PetStatus } from '../../domain/pet-status';
 

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { ApiKeys } from '@pet-adoption/api-keys';
-import { AppConfig } from '../config/app-config';
-import { DatabaseEndpoint } from '../database/database-endpoint';
+import { AppConfig } from '../../platform/config/app-config';
+import { DatabaseEndpoint } from '../../platform/database/database-endpoint';
 
 /**
  * First run on the embedded database: with no key at all, issue one free key and print it once,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RateLimitClock, WindowStore } from '@pet-adoption/rate-limit';
-import { KeyBans } from '../admin/key-bans';
+import { KeyBans } from './key-bans';
 import { keySubject } from './api-key-rate-limit-subject.resolver';
 
 /** The bans of API keys, as the rate limiter keeps them (shared through Redis when configured). */

@@ -2,7 +2,7 @@ import { AllowAnonymous } from '@pet-adoption/api-keys';
 import { All, Controller, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from './api-error';
+import { ApiError } from '../errors/api-error';
 import { RouteTable } from './route-table';
 
 /**

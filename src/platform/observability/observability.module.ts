@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
+import { HealthController } from './health.controller';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
 import { RequestObserver } from './request-observer';
 
+/** What operators watch: the request log, metrics, liveness and readiness. */
 @Module({
-  controllers: [MetricsController],
+  controllers: [MetricsController, HealthController],
   providers: [Metrics, RequestObserver],
   exports: [RequestObserver],
 })

@@ -3,11 +3,11 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ApiKeys, isPlan, PLANS } from '@pet-adoption/api-keys';
 import { parseArgs } from 'node:util';
-import { apiKeysFromConfig } from '../access-control/access-control.module';
-import { ConfigModule } from '../config/config.module';
-import { ConfigError, loadConfig } from '../config/app-config';
-import { DataDirLock } from '../database/data-dir-lock';
-import { DatabaseModule } from '../database/database.module';
+import { apiKeysFromConfig } from '../access.module';
+import { ConfigModule } from '../../platform/config/config.module';
+import { ConfigError, loadConfig } from '../../platform/config/app-config';
+import { DataDirLock } from '../../platform/database/data-dir-lock';
+import { DatabaseModule } from '../../platform/database/database.module';
 
 const USAGE = `Manage API keys in the configured database (DATABASE_URL, or the embedded one in DATA_DIR).
 

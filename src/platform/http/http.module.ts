@@ -1,10 +1,14 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { ApiExceptionFilter } from './api-exception.filter';
-import { FallbackController } from './fallback.controller';
-import { createValidationPipe, JsonObjectBodyPipe, QueryKeysPipe } from './request-validation';
-import { RouteHeaders } from './route-headers';
-import { RouteTable } from './route-table';
+import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { FallbackController } from './routing/fallback.controller';
+import {
+  createValidationPipe,
+  JsonObjectBodyPipe,
+  QueryKeysPipe,
+} from './request/request-validation';
+import { RouteHeaders } from './response/route-headers';
+import { RouteTable } from './routing/route-table';
 
 /** The HTTP edge shared by every feature: error rendering, body and input validation, unknown routes. */
 @Module({

@@ -1,9 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyGuard, ApiKeysModule } from '@pet-adoption/api-keys';
 import { PlanThrottlerGuard, RateLimitModule } from '@pet-adoption/rate-limit';
-import { KeyBans } from '../admin/key-bans';
-import { AppConfig } from '../config/app-config';
+import { KeyBans } from './key-bans';
+import { AppConfig } from '../platform/config/app-config';
 import { ApiKeyRateLimitSubjectResolver } from './api-key-rate-limit-subject.resolver';
 import { RateLimitKeyBans } from './rate-limit-key-bans';
 
@@ -23,16 +23,9 @@ export function apiKeysFromConfig() {
  * The rate limiter runs first, so that 401s and 429s alike carry the rate-limit headers, and an
  * address guessing keys is limited before it is told its key is wrong.
  */
-@Global()
 @Module({
   imports: [
-    ApiKeysModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        keyPrefix: config.apiKeyPrefix,
-        cacheTtlMs: config.apiKeyCacheTtlMs,
-      }),
-    }),
+    apiKeysFromConfig(),
     RateLimitModule.forRootAsync({
       inject: [AppConfig],
       resolver: ApiKeyRateLimitSubjectResolver,
@@ -53,4 +46,4 @@ export function apiKeysFromConfig() {
   ],
   exports: [KeyBans],
 })
-export class AccessControlModule {}
+export class AccessModule {}

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { IDEMPOTENCY_TTL_SECONDS } from '../pets/application/create-pet.use-case';
+import { IDEMPOTENCY_TTL_SECONDS } from './idempotency';
 
 /** Rows deleted per statement: each batch is short, and no connection is held between batches. */
 const BATCH_SIZE = 1_000;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { ApiError } from './api-error';
+import { ApiError } from '../errors/api-error';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 
 /** Largest request body the API reads. */

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
-import { DatabaseModule } from '../database/database.module';
+import { DatabaseModule } from '../../platform/database/database.module';
+import { AccessModule } from '../access.module';
 import { AdminController } from './admin.controller';
 import { AdminTokenGuard } from './admin-token.guard';
 import { FirstRunKey } from './first-run-key';
 
 @Module({
-  imports: [DatabaseModule],
+  imports: [DatabaseModule, AccessModule],
   controllers: [AdminController],
   providers: [AdminTokenGuard, FirstRunKey],
 })

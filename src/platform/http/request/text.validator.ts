@@ -1,5 +1,5 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
-import { TextBounds, textProblem } from '../common/text';
+import { TextBounds, textProblem } from '../../../common/text';
 
 /** class-validator rule: a string obeying the one text rule (src/common/text.ts). */
 export function IsText(bounds: TextBounds, options?: ValidationOptions): PropertyDecorator {

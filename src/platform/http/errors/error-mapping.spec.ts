@@ -1,5 +1,5 @@
 import { BadRequestException, HttpException, NotFoundException } from '@nestjs/common';
-import { PetNotFoundError } from '../pets/domain/pet.errors';
+import { PetNotFoundError } from '../../../pets/domain/pet.errors';
 import { ApiError } from './api-error';
 import { toErrorResponse } from './error-mapping';
 

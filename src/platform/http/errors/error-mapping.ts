@@ -1,8 +1,8 @@
 import { HttpException } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyRequestError } from '@pet-adoption/api-keys';
-import { DomainError } from '../common/domain-error';
-import { isDatabaseUnavailable } from '../database/database-errors';
+import { DomainError } from '../../../common/domain-error';
+import { isDatabaseUnavailable } from '../../database/database-errors';
 import { ApiError } from './api-error';
 
 /** Seconds a client should wait before retrying while the database is unreachable. */

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PLANS, Plan } from '@pet-adoption/api-keys';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { IsText } from '../../http/text.validator';
+import { IsText } from '../../../platform/http/request/text.validator';
 
 export class RateLimitsDto {
   @ApiProperty({ type: 'integer', minimum: 1, example: 5000 })

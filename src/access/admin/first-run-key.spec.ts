@@ -1,7 +1,7 @@
 import { ApiKeyAuthenticator, ApiKeys, resolveOptions } from '@pet-adoption/api-keys';
 import { InMemoryApiKeyStore } from '@pet-adoption/api-keys/testing';
-import { loadConfig } from '../config/app-config';
-import { DatabaseEndpoint } from '../database/database-endpoint';
+import { loadConfig } from '../../platform/config/app-config';
+import { DatabaseEndpoint } from '../../platform/database/database-endpoint';
 import { FirstRunKey } from './first-run-key';
 
 describe('FirstRunKey', () => {

@@ -5,7 +5,7 @@ import {
   ValidationError,
   ValidationPipe,
 } from '@nestjs/common';
-import { ApiError } from './api-error';
+import { ApiError } from '../errors/api-error';
 import { RejectedBody } from './json-body';
 
 function messagesOf(errors: ValidationError[], path = ''): string[] {

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { Clock, SystemClock } from '../common/clock';
+import { Clock, SystemClock } from '../../common/clock';
 import { AppConfig, loadConfig } from './app-config';
 
 @Global()

@@ -2,12 +2,12 @@ import { SkipThrottle } from '@nestjs/throttler';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AllowAnonymous, ApiKeys, ApiKeyView } from '@pet-adoption/api-keys';
-import { ApiErrorResponses } from '../http/api-error-responses.decorator';
-import { ApiError } from '../http/api-error';
+import { ApiErrorResponses } from '../../platform/http/errors/api-error-responses.decorator';
+import { ApiError } from '../../platform/http/errors/api-error';
 import { AdminTokenGuard } from './admin-token.guard';
 import { ApiKeyDto, IssuedApiKeyDto } from './dto/api-key.dto';
 import { IssueApiKeyDto } from './dto/issue-api-key.dto';
-import { KeyBans } from './key-bans';
+import { KeyBans } from '../key-bans';
 
 function keyId(text: string): string {
   if (!/^[1-9][0-9]{0,15}$/.test(text)) {
