@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppModule } from './app.module';
 import { AppConfig } from './platform/config/app-config';
 import { BODY_HARD_LIMIT_BYTES, installJsonBodyParser } from './platform/http/request/json-body';
 import { installResponseHeaders, requestId } from './platform/http/response/response-headers';
@@ -22,7 +23,7 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbo
  * through its proxies. Addresses or CIDRs believe only those peers.
  */
 function trustedProxies(
-  trust: AppConfig['trustProxy'],
+  trust: AppConfig['http']['trustProxy'],
 ): false | string | ((_: string, hop: number) => boolean) {
   if (typeof trust !== 'number') return trust;
   return (_address, hop) => hop < trust;
@@ -31,7 +32,7 @@ function trustedProxies(
 export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
   return new FastifyAdapter({
     bodyLimit: BODY_HARD_LIMIT_BYTES,
-    trustProxy: trustedProxies(config.trustProxy),
+    trustProxy: trustedProxies(config.http.trustProxy),
     return503OnClosing: true,
     genReqId: requestId,
     routerOptions: {
@@ -59,8 +60,8 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   const config = app.get(AppConfig);
   app.useLogger(
     new ConsoleLogger({
-      logLevels: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1),
-      json: config.logFormat === 'json',
+      logLevels: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.observability.logLevel) + 1),
+      json: config.observability.logFormat === 'json',
     }),
   );
 
@@ -73,9 +74,9 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
     if (!route.url.includes('*')) routes.add(route.method, route.url);
   });
 
-  if (config.corsOrigins.length > 0) {
+  if (config.http.corsOrigins.length > 0) {
     app.enableCors({
-      origin: config.corsOrigins,
+      origin: config.http.corsOrigins,
       allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
       exposedHeaders: [
         'Location',
@@ -101,7 +102,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
     yamlDocumentUrl: 'v1/openapi.yaml',
     customSiteTitle: 'Pet Adoption Service API',
   });
-  if (config.adminToken) {
+  if (config.apiKeys.adminToken) {
     SwaggerModule.setup('admin/docs', app, createAdminOpenApiDocument(app, config), {
       jsonDocumentUrl: 'admin/openapi.json',
       customSiteTitle: 'Pet Adoption Service admin API',
@@ -110,12 +111,9 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   return app;
 }
 
-export async function createApp(
-  module: unknown,
-  config: AppConfig,
-): Promise<NestFastifyApplication> {
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(
-    module as never,
+    AppModule.forRoot(config),
     createFastifyAdapter(config),
     {
       bufferLogs: true,

@@ -81,7 +81,7 @@ describe('when a Redis key holds data the limiter never wrote', () => {
     const { id, auth } = await t.issueKey({ limits: { perMinute: 3, perDay: 100 } });
     const api = apiClient(t.url, auth);
     expect((await api.get('/v1/pets')).status).toBe(200);
-    const keys = await redisClient.keys(`${t.config.redisKeyPrefix}{key:${id}}:*`);
+    const keys = await redisClient.keys(`${t.config.rateLimit.redisKeyPrefix}{key:${id}}:*`);
     expect(keys.length).toBeGreaterThan(0);
     for (const key of keys) await redisClient.set(key, 'not a counter');
     const logged = jest.spyOn(Logger.prototype, 'error');

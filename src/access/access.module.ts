@@ -12,8 +12,8 @@ export function apiKeysFromConfig() {
   return ApiKeysModule.forRootAsync({
     inject: [AppConfig],
     useFactory: (config: AppConfig) => ({
-      keyPrefix: config.apiKeyPrefix,
-      cacheTtlMs: config.apiKeyCacheTtlMs,
+      keyPrefix: config.apiKeys.prefix,
+      cacheTtlMs: config.apiKeys.cacheTtlMs,
     }),
   });
 }
@@ -29,13 +29,13 @@ export function apiKeysFromConfig() {
     RateLimitModule.forRootAsync({
       inject: [AppConfig],
       resolver: ApiKeyRateLimitSubjectResolver,
-      useFactory: (config: AppConfig) => ({
-        redisUrl: config.redisUrl,
-        redisKeyPrefix: config.redisKeyPrefix,
-        anonymousLimits: { perMinute: config.anonymousPerMinute, perDay: config.anonymousPerDay },
-        banThreshold: config.banThreshold,
-        banSeconds: config.banSeconds,
-        failClosed: config.rateLimitFailClosed,
+      useFactory: ({ rateLimit }: AppConfig) => ({
+        redisUrl: rateLimit.redisUrl,
+        redisKeyPrefix: rateLimit.redisKeyPrefix,
+        anonymousLimits: rateLimit.anonymous,
+        banThreshold: rateLimit.banThreshold,
+        banSeconds: rateLimit.banSeconds,
+        failClosed: rateLimit.failClosed,
       }),
     }),
   ],

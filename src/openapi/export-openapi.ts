@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const file = process.argv.filter((arg) => !arg.startsWith('--')).slice(2)[0] ?? 'openapi.json';
   const config = loadConfig({});
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule,
+    AppModule.forRoot(config),
     createFastifyAdapter(config),
     {
       preview: true,

@@ -16,7 +16,7 @@ function deprecationHeaders(config: AppConfig): Record<string, HeaderObject> {
       schema: { type: 'string' },
     },
     Sunset: {
-      description: `Removal instant (RFC 8594): \`${config.getPetSunset.toUTCString()}\``,
+      description: `Removal instant (RFC 8594): \`${config.http.sunsets.getPet.toUTCString()}\``,
       schema: { type: 'string' },
     },
     Link: {
@@ -88,14 +88,14 @@ export function createOpenApiDocument(app: INestApplication, config: AppConfig):
         'Every operation requires an API key sent as a bearer token.',
     )
     .setVersion('1.0.0')
-    .addServer(config.publicBaseUrl, 'Production')
+    .addServer(config.http.publicBaseUrl, 'Production')
     .addBearerAuth({
       type: 'http',
       scheme: 'bearer',
       description: 'API key: `Authorization: Bearer <API_KEY>`',
     })
     .addTag('animals', 'Animals of the pet store');
-  if (config.stagingBaseUrl) builder.addServer(config.stagingBaseUrl, 'Staging');
+  if (config.http.stagingBaseUrl) builder.addServer(config.http.stagingBaseUrl, 'Staging');
 
   const document = SwaggerModule.createDocument(app, builder.build(), {
     include: [PetsModule],
@@ -129,7 +129,7 @@ export function createAdminOpenApiDocument(
       'Issue, list and revoke API keys, and lift temporary bans. Requires `Authorization: Bearer <ADMIN_TOKEN>`.',
     )
     .setVersion('1.0.0')
-    .addServer(new URL(config.publicBaseUrl).origin)
+    .addServer(new URL(config.http.publicBaseUrl).origin)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, 'admin')
     .addTag('admin', 'API keys and bans');
   return SwaggerModule.createDocument(app, builder.build(), {

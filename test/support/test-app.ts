@@ -37,10 +37,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     REDIS_KEY_PREFIX: `pet-adoption-test:${process.pid}:${Date.now()}:${instances++}:`,
     ...env,
   });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
-    .overrideProvider(AppConfig)
-    .useValue(config)
-    .compile();
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule.forRoot(config)],
+  }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(
     createFastifyAdapter(config),
     // Start-up logs wait for the app's own logger (configureApp), as in production.

@@ -28,7 +28,8 @@ export class AdminTokenGuard implements CanActivate {
     private readonly windows: WindowStore,
     private readonly clock: RateLimitClock,
   ) {
-    this.expected = config.adminToken === undefined ? undefined : digest(config.adminToken);
+    this.expected =
+      config.apiKeys.adminToken === undefined ? undefined : digest(config.apiKeys.adminToken);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

@@ -27,7 +27,7 @@ export class FirstRunKey implements OnApplicationBootstrap {
         `  ${key}`,
         '',
         'Try it:',
-        `  curl -H "Authorization: Bearer ${key}" ${this.config.publicBaseUrl}/pets`,
+        `  curl -H "Authorization: Bearer ${key}" ${this.config.http.publicBaseUrl}/pets`,
         '',
         '',
       ].join('\n'),

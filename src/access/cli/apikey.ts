@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ApiKeys, isPlan, PLANS } from '@pet-adoption/api-keys';
 import { parseArgs } from 'node:util';
 import { apiKeysFromConfig } from '../access.module';
 import { ConfigModule } from '../../platform/config/config.module';
-import { ConfigError, loadConfig } from '../../platform/config/app-config';
+import { AppConfig, ConfigError, loadConfig } from '../../platform/config/app-config';
 import { DataDirLock } from '../../platform/database/data-dir-lock';
 import { DatabaseModule } from '../../platform/database/database.module';
 
@@ -17,8 +17,15 @@ const USAGE = `Manage API keys in the configured database (DATABASE_URL, or the 
 
 An issued key is printed once; only its hash is stored.`;
 
-@Module({ imports: [ConfigModule, DatabaseModule, apiKeysFromConfig()] })
-class ApiKeyCliModule {}
+@Module({})
+class ApiKeyCliModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: ApiKeyCliModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, apiKeysFromConfig()],
+    };
+  }
+}
 
 async function run(argv: string[]): Promise<string> {
   const { positionals, values } = parseArgs({
@@ -39,8 +46,10 @@ async function run(argv: string[]): Promise<string> {
 
   const config = loadConfig();
   // The embedded database is one process's: refuse at once while the service holds it.
-  if (!config.databaseUrl) DataDirLock.acquire(config.dataDir);
-  const app = await NestFactory.createApplicationContext(ApiKeyCliModule, { logger: ['error'] });
+  if (!config.database.url) DataDirLock.acquire(config.database.dataDir);
+  const app = await NestFactory.createApplicationContext(ApiKeyCliModule.forRoot(config), {
+    logger: ['error'],
+  });
   try {
     const keys = app.get(ApiKeys);
     if (command === 'list') return JSON.stringify(await keys.list(), null, 2);

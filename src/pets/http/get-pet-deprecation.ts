@@ -21,8 +21,8 @@ export class GetPetDeprecationHeaders implements OnModuleInit {
   onModuleInit(): void {
     this.routeHeaders.add('GET', '/v1/pets/:petId', {
       deprecation: GET_PET_DEPRECATION,
-      sunset: this.config.getPetSunset.toUTCString(),
-      link: `<${this.config.publicBaseUrl}/pets>; rel="successor-version"`,
+      sunset: this.config.http.sunsets.getPet.toUTCString(),
+      link: `<${this.config.http.publicBaseUrl}/pets>; rel="successor-version"`,
     });
   }
 }
@@ -36,11 +36,11 @@ export class GetPetSunsetGuard implements CanActivate {
   ) {}
 
   canActivate(): boolean {
-    if (this.clock.now() < this.config.getPetSunset) return true;
+    if (this.clock.now() < this.config.http.sunsets.getPet) return true;
     throw new ApiError(
       410,
       'gone',
-      `GET /v1/pets/{petId} was removed on ${this.config.getPetSunset.toISOString()}; use GET /v1/pets with a status filter.`,
+      `GET /v1/pets/{petId} was removed on ${this.config.http.sunsets.getPet.toISOString()}; use GET /v1/pets with a status filter.`,
     );
   }
 }

@@ -87,7 +87,7 @@ export class PetsController {
       if (limit !== undefined) next.set('limit', String(limit));
       if (query.status) next.set('status', query.status);
       next.set('after', String(page.nextAfter));
-      void reply.header('link', `<${this.config.publicBaseUrl}/pets?${next}>; rel="next"`);
+      void reply.header('link', `<${this.config.http.publicBaseUrl}/pets?${next}>; rel="next"`);
     }
     return page.pets;
   }
@@ -126,7 +126,7 @@ export class PetsController {
         ? undefined
         : { scope: `key:${client.keyId}`, key: checkIdempotencyKey(idempotencyKey) };
     const { pet, replayed } = await this.createPet.execute(body, idempotency);
-    void reply.header('location', `${this.config.publicBaseUrl}/pets/${pet.id}`);
+    void reply.header('location', `${this.config.http.publicBaseUrl}/pets/${pet.id}`);
     if (replayed) void reply.header('idempotent-replayed', 'true');
     return pet;
   }

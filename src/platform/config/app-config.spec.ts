@@ -4,15 +4,19 @@ describe('loadConfig', () => {
   it('has working defaults when nothing is configured', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
-      port: 3000,
-      publicBaseUrl: 'http://localhost:3000/v1',
-      databaseUrl: undefined,
-      dataDir: './data',
-      runMigrations: true,
-      databasePreparedStatements: true,
-      heapGrowingPercent: 50,
+      http: { port: 3000, publicBaseUrl: 'http://localhost:3000/v1', trustProxy: false },
+      database: {
+        url: undefined,
+        dataDir: './data',
+        runMigrations: true,
+        preparedStatements: true,
+      },
+      apiKeys: { prefix: 'pet_live_', cacheTtlMs: 2000, adminToken: undefined },
+      rateLimit: { redisUrl: undefined, anonymous: { perMinute: 60, perDay: 1000 } },
+      observability: { logLevel: 'log', logFormat: 'json' },
+      runtime: { heapGrowingPercent: 50 },
     });
-    expect(config.getPetSunset.toISOString()).toBe('2030-12-05T00:00:00.000Z');
+    expect(config.http.sunsets.getPet.toISOString()).toBe('2030-12-05T00:00:00.000Z');
   });
 
   it.each([
@@ -22,12 +26,12 @@ describe('loadConfig', () => {
     ['10.0.0.1, 10.0.0.2', '10.0.0.1, 10.0.0.2'],
     ['10.0.0.0/8,fd00::/8', '10.0.0.0/8,fd00::/8'],
   ])('reads TRUST_PROXY=%s', (value, expected) => {
-    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+    expect(loadConfig({ TRUST_PROXY: value }).http.trustProxy).toEqual(expected);
   });
 
   it('derives the public base URL from the port and drops a trailing slash', () => {
-    expect(loadConfig({ PORT: '8080' }).publicBaseUrl).toBe('http://localhost:8080/v1');
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://pets.example/v1/' }).publicBaseUrl).toBe(
+    expect(loadConfig({ PORT: '8080' }).http.publicBaseUrl).toBe('http://localhost:8080/v1');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://pets.example/v1/' }).http.publicBaseUrl).toBe(
       'https://pets.example/v1',
     );
   });
@@ -85,7 +89,7 @@ describe('loadConfig', () => {
 
   it('takes an admin token of 32 bearer-token characters or more', () => {
     const token = 'q0UXr2x/VXh8+Y5K~_-.a9Bz3LmNoPqR0sT=';
-    expect(loadConfig({ ADMIN_TOKEN: token }).adminToken).toBe(token);
+    expect(loadConfig({ ADMIN_TOKEN: token }).apiKeys.adminToken).toBe(token);
   });
 
   it('never echoes the admin token', () => {

@@ -1,13 +1,19 @@
-import { Global, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { Clock, SystemClock } from '../../common/clock';
-import { AppConfig, loadConfig } from './app-config';
+import { AppConfig } from './app-config';
 
-@Global()
-@Module({
-  providers: [
-    { provide: AppConfig, useFactory: () => loadConfig() },
-    { provide: Clock, useClass: SystemClock },
-  ],
-  exports: [AppConfig, Clock],
-})
-export class ConfigModule {}
+/** The configuration main loaded, and the clock, for every module. */
+@Module({})
+export class ConfigModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: ConfigModule,
+      global: true,
+      providers: [
+        { provide: AppConfig, useValue: config },
+        { provide: Clock, useClass: SystemClock },
+      ],
+      exports: [AppConfig, Clock],
+    };
+  }
+}

@@ -13,12 +13,12 @@ export class DatabaseEndpoint implements OnApplicationShutdown {
   private constructor(readonly url: string) {}
 
   static async resolve(config: AppConfig): Promise<DatabaseEndpoint> {
-    if (config.databaseUrl) return new DatabaseEndpoint(config.databaseUrl);
+    if (config.database.url) return new DatabaseEndpoint(config.database.url);
     DatabaseEndpoint.logger.log(
-      `No DATABASE_URL: using the embedded PostgreSQL in ${config.dataDir}`,
+      `No DATABASE_URL: using the embedded PostgreSQL in ${config.database.dataDir}`,
     );
     // The pool has one connection to it; spares so that a replaced connection is never refused.
-    const embedded = await EmbeddedPostgres.start(config.dataDir, 4);
+    const embedded = await EmbeddedPostgres.start(config.database.dataDir, 4);
     const endpoint = new DatabaseEndpoint(embedded.url);
     endpoint.embedded = embedded;
     return endpoint;

@@ -26,7 +26,7 @@ class DatabaseEndpointModule {}
         url: endpoint.url,
         autoLoadEntities: true,
         migrations,
-        migrationsRun: config.runMigrations,
+        migrationsRun: config.database.runMigrations,
         synchronize: false,
         // A single attempt: the service starts (or fails) promptly and recovers from
         // outages per request, through the pool.
@@ -34,11 +34,11 @@ class DatabaseEndpointModule {}
         extra: {
           // PGlite has one session and runs one query at a time: a single connection loses no
           // throughput, and several stalled on concurrent transactions (docs/adr/0003).
-          max: endpoint.isEmbedded ? 1 : config.databasePoolSize,
+          max: endpoint.isEmbedded ? 1 : config.database.poolSize,
           // An outage must turn into a prompt 503, never an endless wait.
-          connectionTimeoutMillis: config.databaseConnectTimeoutMs,
-          statement_timeout: config.databaseStatementTimeoutMs,
-          query_timeout: config.databaseStatementTimeoutMs + 1000,
+          connectionTimeoutMillis: config.database.connectTimeoutMs,
+          statement_timeout: config.database.statementTimeoutMs,
+          query_timeout: config.database.statementTimeoutMs + 1000,
           idleTimeoutMillis: 30_000,
         },
       }),

@@ -25,7 +25,7 @@ export class SqlStatements {
 
   constructor(dataSource: DataSource, config: AppConfig, endpoint: DatabaseEndpoint) {
     this.pool = (dataSource.driver as PostgresDriver).master as Pool;
-    this.named = config.databasePreparedStatements && !endpoint.isEmbedded;
+    this.named = config.database.preparedStatements && !endpoint.isEmbedded;
   }
 
   async query<T extends QueryResultRow>(statement: SqlStatement, values: unknown[]): Promise<T[]> {

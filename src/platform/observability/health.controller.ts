@@ -39,7 +39,7 @@ export class HealthController {
       this.rateLimit.status(),
     ]);
     const checks = { database, redis };
-    if (database === 'down' || (redis === 'down' && this.config.rateLimitFailClosed)) {
+    if (database === 'down' || (redis === 'down' && this.config.rateLimit.failClosed)) {
       throw new ServiceUnavailableException({
         code: 'service_unavailable',
         message: `Not ready: ${Object.entries(checks)
