@@ -61,10 +61,15 @@ describe('deployment safety', () => {
   describe('two processes on one embedded DATA_DIR', () => {
     let dataDir: string;
     let first: ServiceProcess | undefined;
-    beforeAll(() => (dataDir = mkdtempSync(join(tmpdir(), 'pet-adoption-data-'))));
+    let parent: string;
+    beforeAll(() => {
+      parent = mkdtempSync(join(tmpdir(), 'pet-adoption-data-'));
+      // As on a first run: the directory does not exist yet.
+      dataDir = join(parent, 'data');
+    });
     afterAll(async () => {
       await stopService(first);
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(parent, { recursive: true, force: true });
     });
     const embedded = () => ({ DATABASE_URL: undefined, DATA_DIR: dataDir });
 

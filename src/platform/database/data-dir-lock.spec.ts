@@ -22,6 +22,13 @@ describe('DataDirLock', () => {
     expect(existsSync(lockFile())).toBe(false);
   });
 
+  it('creates a directory that does not exist yet, as on a first run', () => {
+    const fresh = join(dir, 'not', 'yet');
+    const lock = DataDirLock.acquire(fresh);
+    expect(existsSync(join(fresh, 'service.lock'))).toBe(true);
+    lock.release();
+  });
+
   it('refuses a directory a running process holds, naming the directory and the pid', () => {
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     try {

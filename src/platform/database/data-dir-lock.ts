@@ -1,4 +1,12 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -83,6 +91,8 @@ export class DataDirLock {
     const path = join(dir, LOCK_FILE);
     const mine = DataDirLock.held.get(path);
     if (mine) return mine;
+    // On a first run the directory does not exist yet.
+    mkdirSync(dir, { recursive: true });
     const content = JSON.stringify({ pid: process.pid, host: hostname() } satisfies Holder);
     for (let attempt = 0; attempt < 200; attempt++) {
       try {
