@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ERROR_CODES, ErrorCode } from '../src/common/error-codes';
 import { request } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -8,8 +9,12 @@ type Operation = {
   tags: string[];
   security: unknown[];
   deprecated?: boolean;
-  responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }>;
+  responses: Record<
+    string,
+    { description?: string; headers?: Record<string, unknown>; content?: unknown }
+  >;
 };
+type ErrorSchema = { properties: { code: { enum?: string[] } } };
 
 describe('the OpenAPI document and the health endpoints', () => {
   let t: TestApp;
@@ -18,13 +23,17 @@ describe('the OpenAPI document and the health endpoints', () => {
     info: { version: string };
     servers: { url: string }[];
     paths: Record<string, Record<string, Operation>>;
-    components: { securitySchemes: Record<string, { type: string; scheme: string }> };
+    components: {
+      securitySchemes: Record<string, { type: string; scheme: string }>;
+      schemas: Record<string, ErrorSchema>;
+    };
   };
 
   beforeAll(async () => {
     t = await startTestApp({
       PUBLIC_BASE_URL: 'https://pets.example/v1',
       STAGING_BASE_URL: 'https://staging.pets.example/v1',
+      ADMIN_TOKEN: 'openapi-suite-admin-token-0123456789abcdef',
     });
     const response = await request(t.url).get('/v1/openapi.json');
     expect(response.status).toBe(200);
@@ -120,6 +129,29 @@ describe('the OpenAPI document and the health endpoints', () => {
     expect(create.responses['201'].headers).toHaveProperty('Location');
     expect(operation('/pets', 'get').responses['200'].headers).toHaveProperty('Link');
     expect(create.responses['429'].headers).toHaveProperty('Retry-After');
+  });
+
+  it('lists every catalogued error code in the Error schema, and each code a response carries', async () => {
+    const errorSchema = Object.values(document.components.schemas).find(
+      (schema) => schema.properties?.code?.enum,
+    );
+    expect(errorSchema?.properties.code.enum).toEqual(Object.keys(ERROR_CODES));
+    // Every code an operation may answer is documented on the response of its status.
+    const admin = (await request(t.url).get('/admin/openapi.json')).body;
+    for (const doc of [document, admin]) {
+      for (const item of Object.values(doc.paths as Record<string, Record<string, Operation>>)) {
+        for (const o of Object.values(item)) {
+          for (const [status, response] of Object.entries(o.responses)) {
+            for (const [, code] of (response.description ?? '').matchAll(/`([a-z_]+)`: /g)) {
+              expect({ code, status: Number(status) }).toEqual({
+                code,
+                status: ERROR_CODES[code as ErrorCode]?.status,
+              });
+            }
+          }
+        }
+      }
+    }
   });
 
   it('matches the committed openapi.json apart from the servers', () => {

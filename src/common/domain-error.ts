@@ -1,9 +1,12 @@
+import { ErrorCode } from './error-codes';
+
 /**
- * Base of every error the domain and application layers raise on purpose.
- * `code` is stable and part of the public contract; the HTTP edge maps it to a status.
+ * Base of every error the domain and application layers raise on purpose. `code` is stable, part
+ * of the public contract, and one of the catalogue's (a code outside it does not compile); the
+ * HTTP edge answers with the catalogue's status.
  */
 export abstract class DomainError extends Error {
-  abstract readonly code: string;
+  abstract readonly code: ErrorCode;
 
   constructor(message: string) {
     super(message);

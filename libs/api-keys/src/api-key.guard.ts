@@ -9,6 +9,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { ApiClient } from './api-key';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { ApiKeyErrorCode } from './api-key.errors';
 
 const ALLOW_ANONYMOUS = 'api-keys:allow-anonymous';
 
@@ -60,6 +61,7 @@ export class ApiKeyGuard implements CanActivate {
 
     const challenge = result.reason === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"';
     http.getResponse().header('WWW-Authenticate', challenge);
-    throw new UnauthorizedException({ code: 'unauthorized', message: MESSAGES[result.reason] });
+    const code: ApiKeyErrorCode = 'unauthorized';
+    throw new UnauthorizedException({ code, message: MESSAGES[result.reason] });
   }
 }

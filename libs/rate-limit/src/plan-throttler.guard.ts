@@ -1,10 +1,4 @@
-import {
-  ExecutionContext,
-  HttpException,
-  Inject,
-  Injectable,
-  ServiceUnavailableException,
-} from '@nestjs/common';
+import { ExecutionContext, HttpException, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
@@ -30,6 +24,13 @@ import { HitResult, WindowStore } from './window-store';
 interface Reply {
   header(name: string, value: string): unknown;
 }
+
+/** The error codes this library answers with, in the body of its HttpExceptions. */
+export type RateLimitErrorCode = 'rate_limited' | 'key_temporarily_banned' | 'service_unavailable';
+
+/** An HttpException whose body names its code, as an application's error filter expects. */
+const refusal = (code: RateLimitErrorCode, message: string, status: number) =>
+  new HttpException({ code, message }, status);
 
 /** Seconds a client should wait while the rate limiter cannot count (fail-closed mode). */
 const UNAVAILABLE_RETRY_AFTER = '5';
@@ -97,10 +98,7 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
     } catch (error) {
       if (!(error instanceof WindowStoreUnavailableError)) throw error;
       res.header('Retry-After', UNAVAILABLE_RETRY_AFTER);
-      throw new ServiceUnavailableException({
-        code: 'service_unavailable',
-        message: 'Rate limiting is unavailable; retry later.',
-      });
+      throw refusal('service_unavailable', 'Rate limiting is unavailable; retry later.', 503);
     }
     for (const [name, value] of Object.entries(rateLimitHeaders(result.windows, now)))
       res.header(name, value);
@@ -116,21 +114,17 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
     if (result.outcome === 'banned') {
       const seconds = Math.max(1, Math.ceil((result.bannedUntil - now) / 1000));
       res.header('Retry-After', String(seconds));
-      throw new HttpException(
-        {
-          code: 'key_temporarily_banned',
-          message: `Too many requests after being rate limited: banned for ${seconds} more seconds.`,
-        },
+      throw refusal(
+        'key_temporarily_banned',
+        `Too many requests after being rate limited: banned for ${seconds} more seconds.`,
         429,
       );
     }
     const window = result.windows.find((w) => w.name === result.exhausted)!;
     res.header('Retry-After', String(secondsUntil(window.resetAt, now)));
-    throw new HttpException(
-      {
-        code: 'rate_limited',
-        message: `The per-${window.name} limit of ${window.limit} requests is reached; retry after the window ends.`,
-      },
+    throw refusal(
+      'rate_limited',
+      `The per-${window.name} limit of ${window.limit} requests is reached; retry after the window ends.`,
       429,
     );
   }

@@ -38,7 +38,6 @@ export class AdminTokenGuard implements CanActivate {
     const reply = http.getResponse<FastifyReply>();
     if (!this.expected) {
       throw new ApiError(
-        404,
         'not_found',
         `No route for ${request.method} ${request.url.split('?')[0]}.`,
       );
@@ -68,7 +67,6 @@ export class AdminTokenGuard implements CanActivate {
       bearer.kind === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"',
     );
     throw new ApiError(
-      401,
       'unauthorized',
       'The admin API requires "Authorization: Bearer <ADMIN_TOKEN>".',
     );
@@ -78,7 +76,6 @@ export class AdminTokenGuard implements CanActivate {
     const seconds = Math.max(1, Math.ceil((until - this.clock.now()) / 1000));
     void reply.header('Retry-After', String(seconds));
     throw new ApiError(
-      429,
       'rate_limited',
       `Too many failed authentications from this address: the admin API refuses it for ${seconds} more seconds.`,
     );

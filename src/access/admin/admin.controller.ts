@@ -11,7 +11,7 @@ import { KeyBans } from '../key-bans';
 
 function keyId(text: string): string {
   if (!/^[1-9][0-9]{0,15}$/.test(text)) {
-    throw new ApiError(400, 'validation_failed', 'id must be a positive integer.');
+    throw new ApiError('validation_failed', 'id must be a positive integer.');
   }
   return text;
 }
@@ -19,7 +19,13 @@ function keyId(text: string): string {
 /** The admin API for API keys: outside /v1, behind ADMIN_TOKEN instead of an API key. */
 @ApiTags('admin')
 @ApiBearerAuth('admin')
-@ApiErrorResponses(401, 404, 429)
+@ApiErrorResponses(
+  'unauthorized',
+  'not_found',
+  'rate_limited',
+  'internal_error',
+  'service_unavailable',
+)
 @AllowAnonymous()
 @SkipThrottle()
 @UseGuards(AdminTokenGuard)
@@ -37,7 +43,12 @@ export class AdminController {
     summary: 'Issue an API key (the only time it is shown)',
   })
   @ApiResponse({ status: 201, type: IssuedApiKeyDto })
-  @ApiErrorResponses(400)
+  @ApiErrorResponses(
+    'validation_failed',
+    'malformed_json',
+    'payload_too_large',
+    'unsupported_media_type',
+  )
   async issue(@Body() body: IssueApiKeyDto): Promise<IssuedApiKeyDto> {
     const { apiKey, key } = await this.keys.issue({
       ...body,
@@ -67,7 +78,7 @@ export class AdminController {
     summary: 'Revoke an API key: refused everywhere within 5 s',
   })
   @ApiResponse({ status: 204, description: 'Revoked' })
-  @ApiErrorResponses(400)
+  @ApiErrorResponses('validation_failed')
   async revoke(@Param('id') id: string): Promise<void> {
     await this.keys.revoke(keyId(id));
   }
@@ -76,10 +87,10 @@ export class AdminController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'liftApiKeyBan', summary: 'Lift the temporary ban of an API key' })
   @ApiResponse({ status: 204, description: 'The key is no longer banned' })
-  @ApiErrorResponses(400)
+  @ApiErrorResponses('validation_failed')
   async liftBan(@Param('id') id: string): Promise<void> {
     const known = (await this.keys.list()).some((key) => key.id === keyId(id));
-    if (!known) throw new ApiError(404, 'not_found', `No API key with id ${id}.`);
+    if (!known) throw new ApiError('not_found', `No API key with id ${id}.`);
     await this.bans.lift(id);
   }
 

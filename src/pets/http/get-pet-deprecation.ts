@@ -38,7 +38,6 @@ export class GetPetSunsetGuard implements CanActivate {
   canActivate(): boolean {
     if (this.clock.now() < this.config.http.sunsets.getPet) return true;
     throw new ApiError(
-      410,
       'gone',
       `GET /v1/pets/{petId} was removed on ${this.config.http.sunsets.getPet.toISOString()}; use GET /v1/pets with a status filter.`,
     );

@@ -8,11 +8,7 @@ export class PetIdPipe implements PipeTransform<string, bigint> {
   transform(value: string): bigint {
     const id = parseInt64(value, 1n);
     if (id === null) {
-      throw new ApiError(
-        400,
-        'validation_failed',
-        `petId must be an integer from 1 to ${INT64_MAX}.`,
-      );
+      throw new ApiError('validation_failed', `petId must be an integer from 1 to ${INT64_MAX}.`);
     }
     return id;
   }

@@ -37,7 +37,6 @@ import { PetIdPipe } from './pet-id.pipe';
 function checkIdempotencyKey(key: string): string {
   if (/^[\x21-\x7e]{1,255}$/.test(key)) return key;
   throw new ApiError(
-    400,
     'validation_failed',
     'Idempotency-Key must be 1 to 255 visible ASCII characters.',
   );
@@ -45,7 +44,13 @@ function checkIdempotencyKey(key: string): string {
 
 @ApiTags('animals')
 @ApiBearerAuth()
-@ApiErrorResponses(401, 429, 500, 503)
+@ApiErrorResponses(
+  'unauthorized',
+  'rate_limited',
+  'key_temporarily_banned',
+  'internal_error',
+  'service_unavailable',
+)
 @Controller('v1/pets')
 export class PetsController {
   constructor(
@@ -74,7 +79,7 @@ export class PetsController {
       },
     },
   })
-  @ApiErrorResponses(400)
+  @ApiErrorResponses('validation_failed')
   async list(
     @Query() query: ListPetsQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -114,7 +119,13 @@ export class PetsController {
       '(with `Idempotent-Replayed: true`) instead of a second pet; the same key with another body is a 422.',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   })
-  @ApiErrorResponses(400, 413, 415, 422)
+  @ApiErrorResponses(
+    'validation_failed',
+    'malformed_json',
+    'payload_too_large',
+    'unsupported_media_type',
+    'idempotency_key_reused',
+  )
   async create(
     @Body() body: NewPetDto,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
@@ -147,7 +158,7 @@ export class PetsController {
     schema: { type: 'integer', format: 'int64', minimum: 1 },
   })
   @ApiResponse({ status: 200, description: 'The requested animal', type: PetDto })
-  @ApiErrorResponses(400, 404, 410)
+  @ApiErrorResponses('validation_failed', 'not_found', 'gone')
   get(@Param('petId', PetIdPipe) petId: bigint): Promise<Pet> {
     return this.getPet.execute(petId);
   }

@@ -1,15 +1,17 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ERROR_CODES, ErrorCode } from '../../../common/error-codes';
 
 /** The one body of every error response. */
 export class ErrorBodyDto {
   @ApiProperty({
-    description: 'Machine-readable error code (closed set, see the README)',
+    description: 'Machine-readable error code, from a closed set; each response lists its own',
+    enum: Object.keys(ERROR_CODES),
     example: 'validation_failed',
   })
-  code!: string;
+  code!: ErrorCode;
 
   @ApiProperty({
-    description: 'Human-readable description',
+    description: 'Human-readable description, naming the offending field(s)',
     example: 'limit must be an integer from 1 to 100',
   })
   message!: string;

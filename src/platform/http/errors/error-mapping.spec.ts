@@ -25,9 +25,7 @@ describe('toErrorResponse', () => {
   });
 
   it('keeps the status, code, message and headers of an ApiError', () => {
-    expect(
-      toErrorResponse(new ApiError(405, 'method_not_allowed', 'no', { allow: 'GET' })),
-    ).toEqual({
+    expect(toErrorResponse(new ApiError('method_not_allowed', 'no', { allow: 'GET' }))).toEqual({
       status: 405,
       code: 'method_not_allowed',
       message: 'no',
@@ -72,6 +70,22 @@ describe('toErrorResponse', () => {
       status: 503,
       code: 'service_unavailable',
       headers: { 'retry-after': '5' },
+    });
+  });
+
+  it('treats an HttpException naming a code outside the catalogue as unexpected', () => {
+    const error = new HttpException({ code: 'teapot', message: 'short and stout' }, 418);
+    expect(toErrorResponse(error)).toMatchObject({
+      status: 500,
+      code: 'internal_error',
+      unexpected: true,
+    });
+  });
+
+  it('answers with the status of the code, whoever raised it', () => {
+    expect(toErrorResponse(new HttpException({ code: 'gone', message: 'x' }, 400))).toMatchObject({
+      status: 410,
+      code: 'gone',
     });
   });
 

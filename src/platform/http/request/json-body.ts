@@ -23,7 +23,6 @@ export class RejectedBody {
 const tooLarge = () =>
   new RejectedBody(
     new ApiError(
-      413,
       'payload_too_large',
       `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`,
     ),
@@ -32,7 +31,6 @@ const tooLarge = () =>
 const tooDeep = () =>
   new RejectedBody(
     new ApiError(
-      400,
       'validation_failed',
       `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`,
     ),
@@ -59,11 +57,10 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
             // secure-json-parse reports both kinds as SyntaxError; only the message tells them apart.
             /forbidden prototype property/.test((error as Error).message)
               ? new ApiError(
-                  400,
                   'validation_failed',
                   'The body must not contain the properties __proto__ or constructor.prototype.',
                 )
-              : new ApiError(400, 'malformed_json', 'The request body is not valid JSON.'),
+              : new ApiError('malformed_json', 'The request body is not valid JSON.'),
           ),
         );
       }
@@ -75,7 +72,6 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
       null,
       new RejectedBody(
         new ApiError(
-          415,
           'unsupported_media_type',
           `The request body must be application/json, not ${request.headers['content-type'] ?? 'untyped'}.`,
         ),

@@ -36,11 +36,7 @@ export function createValidationPipe(): ValidationPipe {
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: false },
     exceptionFactory: (errors) =>
-      new ApiError(
-        400,
-        'validation_failed',
-        messagesOf(errors).join('; ') || 'The request is invalid.',
-      ),
+      new ApiError('validation_failed', messagesOf(errors).join('; ') || 'The request is invalid.'),
   });
 }
 
@@ -57,7 +53,7 @@ function refuseForbiddenKeys(value: unknown): void {
   if (Array.isArray(value)) return value.forEach(refuseForbiddenKeys);
   for (const key of Object.keys(value)) {
     if (isPrototypeName(key)) {
-      throw new ApiError(400, 'validation_failed', `property ${key} should not exist`);
+      throw new ApiError('validation_failed', `property ${key} should not exist`);
     }
     refuseForbiddenKeys((value as Record<string, unknown>)[key]);
   }
@@ -79,10 +75,10 @@ export class JsonObjectBodyPipe implements PipeTransform {
     if (metadata.type !== 'body') return value;
     if (value instanceof RejectedBody) throw value.error;
     if (value === undefined) {
-      throw new ApiError(400, 'validation_failed', 'A JSON object body is required.');
+      throw new ApiError('validation_failed', 'A JSON object body is required.');
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new ApiError(400, 'validation_failed', 'The request body must be a JSON object.');
+      throw new ApiError('validation_failed', 'The request body must be a JSON object.');
     }
     refuseForbiddenKeys(value);
     return value;

@@ -22,12 +22,11 @@ export class FallbackController {
     const allowed = this.routes.methodsFor(path);
     if (allowed.length > 0) {
       throw new ApiError(
-        405,
         'method_not_allowed',
         `${request.method} is not supported on ${path}; use ${allowed.join(', ')}.`,
         { allow: allowed.join(', ') },
       );
     }
-    throw new ApiError(404, 'not_found', `No route for ${request.method} ${path}.`);
+    throw new ApiError('not_found', `No route for ${request.method} ${path}.`);
   }
 }

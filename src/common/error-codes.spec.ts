@@ -1,0 +1,20 @@
+import { ERROR_CODES, isErrorCode } from './error-codes';
+
+describe('the error catalogue', () => {
+  it.each(Object.entries(ERROR_CODES))(
+    'gives %s a 4xx or 5xx status and a description',
+    (code, entry) => {
+      expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      expect(entry.status).toBeGreaterThanOrEqual(400);
+      expect(entry.status).toBeLessThan(600);
+      expect(entry.description).toMatch(/^[A-Z`].{10,}\.$/);
+    },
+  );
+
+  it('knows its own codes only', () => {
+    expect(isErrorCode('not_found')).toBe(true);
+    expect(isErrorCode('toString')).toBe(false);
+    expect(isErrorCode('teapot')).toBe(false);
+    expect(isErrorCode(404)).toBe(false);
+  });
+});

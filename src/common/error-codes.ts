@@ -1,0 +1,55 @@
+/**
+ * The closed set of error codes (CONTRACT.md, "Errors"): each with the HTTP status it answers
+ * with and when. The one catalogue: the exception filter maps by it, the OpenAPI document lists
+ * it (an enum on `Error.code`, the codes of each response), and docs/api.md is checked against it.
+ * Plain data, so that domain errors can name their code without knowing HTTP.
+ */
+export const ERROR_CODES = {
+  validation_failed: {
+    status: 400,
+    description:
+      'A body, query or path value is missing, of the wrong type, out of range, or unknown.',
+  },
+  malformed_json: { status: 400, description: 'The body is not parseable JSON.' },
+  unauthorized: {
+    status: 401,
+    description:
+      'The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`.',
+  },
+  not_found: { status: 404, description: 'No such resource, or no such route.' },
+  method_not_allowed: {
+    status: 405,
+    description: 'A known path with a method it does not support; `Allow` lists the methods.',
+  },
+  gone: { status: 410, description: 'The operation has passed its sunset instant.' },
+  payload_too_large: { status: 413, description: 'The body is larger than 16 KiB.' },
+  unsupported_media_type: { status: 415, description: 'The body is not `application/json`.' },
+  idempotency_key_reused: {
+    status: 422,
+    description: 'The `Idempotency-Key` was already used by this API key with a different body.',
+  },
+  rate_limited: {
+    status: 429,
+    description:
+      'A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when.',
+  },
+  key_temporarily_banned: {
+    status: 429,
+    description: 'The key is serving a temporary ban; `Retry-After` is the seconds left.',
+  },
+  internal_error: {
+    status: 500,
+    description: 'Anything unexpected; the details go to the log, not the client.',
+  },
+  service_unavailable: {
+    status: 503,
+    description:
+      'The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry.',
+  },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
