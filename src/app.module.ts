@@ -8,6 +8,11 @@ import { DatabaseModule } from './platform/database/database.module';
 import { HttpModule } from './platform/http/http.module';
 import { ObservabilityModule } from './platform/observability/observability.module';
 
+/** The modules the public OpenAPI document describes: the features under /v1. */
+export const PUBLIC_API_MODULES = [PetsModule];
+/** The modules the admin API's document describes. */
+export const ADMIN_API_MODULES = [AdminModule];
+
 /** The service: the platform, access control, and the features, with the configuration given. */
 @Module({})
 export class AppModule {

@@ -3,11 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppModule } from './app.module';
+import { ADMIN_API_MODULES, AppModule, PUBLIC_API_MODULES } from './app.module';
 import { AppConfig } from './platform/config/app-config';
 import { BODY_HARD_LIMIT_BYTES, installJsonBodyParser } from './platform/http/request/json-body';
 import { installResponseHeaders, requestId } from './platform/http/response/response-headers';
-import { RouteHeaders } from './platform/http/response/route-headers';
+import { RouteFactHeaders } from './platform/http/route-facts/route-fact-headers';
+import { routeFactsOfRequest } from './platform/http/route-facts/route-facts';
 import { RouteTable } from './platform/http/routing/route-table';
 import { RequestObserver } from './platform/observability/request-observer';
 import { sendErrorBody, toErrorResponse } from './platform/http/errors/error-mapping';
@@ -67,11 +68,13 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
 
   const fastify = app.getHttpAdapter().getInstance();
   installJsonBodyParser(fastify);
-  installResponseHeaders(fastify, app.get(RouteHeaders));
+  installResponseHeaders(fastify, app.get(RouteFactHeaders));
   app.get(RequestObserver).install(fastify);
   const routes = app.get(RouteTable);
   fastify.addHook('onRoute', (route) => {
-    if (!route.url.includes('*')) routes.add(route.method, route.url);
+    if (!route.url.includes('*')) {
+      routes.add(route.method, route.url, routeFactsOfRequest({ routeOptions: route }));
+    }
   });
 
   if (config.http.corsOrigins.length > 0) {
@@ -97,16 +100,21 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
 
   await app.init();
 
-  SwaggerModule.setup('v1/docs', app, createOpenApiDocument(app, config), {
+  SwaggerModule.setup('v1/docs', app, createOpenApiDocument(app, config, PUBLIC_API_MODULES), {
     jsonDocumentUrl: 'v1/openapi.json',
     yamlDocumentUrl: 'v1/openapi.yaml',
     customSiteTitle: 'Pet Adoption Service API',
   });
   if (config.apiKeys.adminToken) {
-    SwaggerModule.setup('admin/docs', app, createAdminOpenApiDocument(app, config), {
-      jsonDocumentUrl: 'admin/openapi.json',
-      customSiteTitle: 'Pet Adoption Service admin API',
-    });
+    SwaggerModule.setup(
+      'admin/docs',
+      app,
+      createAdminOpenApiDocument(app, config, ADMIN_API_MODULES),
+      {
+        jsonDocumentUrl: 'admin/openapi.json',
+        customSiteTitle: 'Pet Adoption Service admin API',
+      },
+    );
   }
   return app;
 }

@@ -87,7 +87,12 @@ describe('the OpenAPI document and the health endpoints', () => {
         expect.arrayContaining(['Deprecation', 'Sunset', 'Link']),
       );
     }
-    expect(operation('/pets', 'get').deprecated).toBeUndefined();
+    for (const o of [operation('/pets', 'get'), operation('/pets', 'post')]) {
+      expect(o.deprecated).toBeUndefined();
+      for (const response of Object.values(o.responses)) {
+        expect(response.headers ?? {}).not.toHaveProperty('Deprecation');
+      }
+    }
   });
 
   it('declares the rate-limit headers on every response, WWW-Authenticate on 401', () => {

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppModule } from '../app.module';
+import { AppModule, PUBLIC_API_MODULES } from '../app.module';
 import { createFastifyAdapter } from '../bootstrap';
 import { loadConfig } from '../platform/config/app-config';
 import { createOpenApiDocument } from './openapi-document';
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
       abortOnError: false,
     },
   );
-  const document = createOpenApiDocument(app, config);
+  const document = createOpenApiDocument(app, config, PUBLIC_API_MODULES);
   const text = `${JSON.stringify(document, null, 2)}\n`;
   await app.close();
   if (!check) {

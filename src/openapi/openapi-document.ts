@@ -1,30 +1,16 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, Type } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '../platform/config/app-config';
-import { AdminModule } from '../access/admin/admin.module';
-import { GET_PET_DEPRECATION } from '../pets/http/get-pet-deprecation';
-import { PetsModule } from '../pets/pets.module';
+import { ROUTE_FACTS_EXTENSION, RouteFacts } from '../platform/http/route-facts/route-facts';
 
 type HeaderObject = { description: string; schema: Record<string, unknown> };
 type ResponseObject = { headers?: Record<string, HeaderObject> };
-
-/** Headers the deprecated operation sends on every response. */
-function deprecationHeaders(config: AppConfig): Record<string, HeaderObject> {
-  return {
-    Deprecation: {
-      description: `Deprecated since 2026-11-21T00:00:00Z (RFC 9745): \`${GET_PET_DEPRECATION}\``,
-      schema: { type: 'string' },
-    },
-    Sunset: {
-      description: `Removal instant (RFC 8594): \`${config.http.sunsets.getPet.toUTCString()}\``,
-      schema: { type: 'string' },
-    },
-    Link: {
-      description: 'The successor operation: `<…/pets>; rel="successor-version"`',
-      schema: { type: 'string' },
-    },
-  };
-}
+type OperationObject = {
+  description?: string;
+  deprecated?: boolean;
+  responses?: Record<string, ResponseObject>;
+  [extension: `x-${string}`]: unknown;
+};
 
 const integerHeader = (description: string): HeaderObject => ({
   description,
@@ -59,28 +45,75 @@ const RETRY_AFTER: HeaderObject = {
   schema: { type: 'integer', minimum: 1 },
 };
 
-/** Adds headers to every response of the matching operations. */
+const operationsOf = (document: OpenAPIObject) =>
+  Object.values(document.paths).flatMap((item) => Object.values(item) as OperationObject[]);
+
+/**
+ * Adds headers to every response of an operation for which `pick` gives some. Each response is
+ * copied first: the generator shares one object between the operations of a controller.
+ */
 function addHeaders(
-  document: OpenAPIObject,
-  pick: (
-    operationId: string | undefined,
-    status: string,
-  ) => Record<string, HeaderObject> | undefined,
+  operation: OperationObject,
+  pick: (status: string) => Record<string, HeaderObject> | undefined,
 ): void {
-  for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item)) {
-      const responses = (operation as { responses?: Record<string, ResponseObject> }).responses;
-      if (!responses) continue;
-      for (const [status, response] of Object.entries(responses)) {
-        const headers = pick((operation as { operationId?: string }).operationId, status);
-        if (headers) response.headers = { ...response.headers, ...headers };
-      }
+  for (const [status, response] of Object.entries(operation.responses ?? {})) {
+    const headers = pick(status);
+    if (headers)
+      operation.responses![status] = { ...response, headers: { ...response.headers, ...headers } };
+  }
+}
+
+/**
+ * Writes each operation's route facts (decorator metadata: src/platform/http/route-facts) in the
+ * document's terms, with the configured sunsets: `deprecated`, `x-stability`, their headers on
+ * every response, and a sentence of description.
+ */
+function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
+  for (const operation of operationsOf(document)) {
+    const facts = operation[ROUTE_FACTS_EXTENSION] as RouteFacts | undefined;
+    if (!facts) continue;
+    delete operation[ROUTE_FACTS_EXTENSION];
+    const { deprecation, stability } = facts;
+    if (deprecation) {
+      const sunset = config.http.sunsets[deprecation.sunset];
+      operation.deprecated = true;
+      operation.description = [
+        operation.description,
+        `Deprecated since ${deprecation.since.slice(0, 10)}, removed at ${sunset.toISOString()}`,
+        `(it answers 410 \`gone\` from then on): ${deprecation.instead}`,
+      ]
+        .filter(Boolean)
+        .join(' ');
+      addHeaders(operation, () => ({
+        Deprecation: stringHeader(
+          `Deprecated since ${deprecation.since} (RFC 9745): \`@${Date.parse(deprecation.since) / 1000}\``,
+        ),
+        Sunset: stringHeader(`Removal instant (RFC 8594): \`${sunset.toUTCString()}\``),
+        Link: stringHeader(
+          `The successor: \`<…${deprecation.successor}>; rel="successor-version"\``,
+        ),
+      }));
+    }
+    if (stability) {
+      operation['x-stability'] = stability;
+      operation.description =
+        `${stability[0].toUpperCase()}${stability.slice(1)}: it may still change. ${operation.description ?? ''}`.trim();
+      addHeaders(operation, () => ({
+        'X-API-Stability': stringHeader(`The operation's stability: \`${stability}\``),
+      }));
     }
   }
 }
 
-/** The OpenAPI 3 document of the running service, generated from the code. */
-export function createOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
+/**
+ * The OpenAPI 3 document of the public API, generated from the code of the modules given (the
+ * features: the application's wiring says which).
+ */
+export function createOpenApiDocument(
+  app: INestApplication,
+  config: AppConfig,
+  include: Type[],
+): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('Pet Adoption Service')
     .setDescription(
@@ -98,7 +131,7 @@ export function createOpenApiDocument(app: INestApplication, config: AppConfig):
   if (config.http.stagingBaseUrl) builder.addServer(config.http.stagingBaseUrl, 'Staging');
 
   const document = SwaggerModule.createDocument(app, builder.build(), {
-    include: [PetsModule],
+    include,
     operationIdFactory: (_controller, method) => method,
   });
 
@@ -106,15 +139,14 @@ export function createOpenApiDocument(app: INestApplication, config: AppConfig):
   document.paths = Object.fromEntries(
     Object.entries(document.paths).map(([path, item]) => [path.replace(/^\/v1/, ''), item]),
   );
-  addHeaders(document, () => RATE_LIMIT_HEADERS);
-  addHeaders(document, (_, status) =>
-    status === '401' ? { 'WWW-Authenticate': WWW_AUTHENTICATE } : undefined,
-  );
-  addHeaders(document, (_, status) =>
-    status === '429' || status === '503' ? { 'Retry-After': RETRY_AFTER } : undefined,
-  );
-  const deprecation = deprecationHeaders(config);
-  addHeaders(document, (operationId) => (operationId === 'getPet' ? deprecation : undefined));
+  for (const operation of operationsOf(document)) {
+    addHeaders(operation, (status) => ({
+      ...RATE_LIMIT_HEADERS,
+      ...(status === '401' ? { 'WWW-Authenticate': WWW_AUTHENTICATE } : {}),
+      ...(status === '429' || status === '503' ? { 'Retry-After': RETRY_AFTER } : {}),
+    }));
+  }
+  describeRouteFacts(document, config);
   return document;
 }
 
@@ -122,6 +154,7 @@ export function createOpenApiDocument(app: INestApplication, config: AppConfig):
 export function createAdminOpenApiDocument(
   app: INestApplication,
   config: AppConfig,
+  include: Type[],
 ): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('Pet Adoption Service: admin API')
@@ -133,7 +166,7 @@ export function createAdminOpenApiDocument(
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, 'admin')
     .addTag('admin', 'API keys and bans');
   return SwaggerModule.createDocument(app, builder.build(), {
-    include: [AdminModule],
+    include,
     operationIdFactory: (_controller, method) => method,
   });
 }

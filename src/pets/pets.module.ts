@@ -7,7 +7,6 @@ import { IdempotencyKeyPruner } from '../platform/idempotency/idempotency-key-pr
 import { GetPet } from './application/get-pet.use-case';
 import { ListPets } from './application/list-pets.use-case';
 import { PetRepository } from './application/pet.repository';
-import { GetPetDeprecationHeaders, GetPetSunsetGuard } from './http/get-pet-deprecation';
 import { PetsController } from './http/pets.controller';
 import { PetOrmEntity } from './infrastructure/pet.orm-entity';
 import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository';
@@ -19,8 +18,6 @@ import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository';
     ListPets,
     CreatePet,
     GetPet,
-    GetPetSunsetGuard,
-    GetPetDeprecationHeaders,
     IdempotencyKeyPruner,
     { provide: PetRepository, useClass: TypeOrmPetRepository },
   ],

@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
 import {
   ApiBearerAuth,
@@ -30,7 +19,7 @@ import { Pet } from '../domain/pet';
 import { ListPetsQueryDto } from './dto/list-pets-query.dto';
 import { NewPetDto } from './dto/new-pet.dto';
 import { PetDto } from './dto/pet.dto';
-import { GetPetSunsetGuard } from './get-pet-deprecation';
+import { Deprecated } from '../../platform/http/route-facts/route-facts.decorators';
 import { PetIdPipe } from './pet-id.pipe';
 
 /** An Idempotency-Key is 1 to 255 visible ASCII characters. */
@@ -143,14 +132,16 @@ export class PetsController {
   }
 
   @Get(':petId')
-  @UseGuards(GetPetSunsetGuard)
+  @Deprecated({
+    since: '2026-11-21T00:00:00Z',
+    sunset: 'getPet',
+    successor: '/pets',
+    instead: 'use GET /v1/pets with a status filter.',
+  })
   @ApiOperation({
     operationId: 'getPet',
     summary: 'Fetch one animal (deprecated)',
-    description:
-      'Deprecated: scheduled for removal on 5 December 2030 (answers 410 from then on). ' +
-      'Use `GET /pets` with a `status` filter instead.',
-    deprecated: true,
+    description: 'Returns one animal by identifier.',
   })
   @ApiParam({
     name: 'petId',

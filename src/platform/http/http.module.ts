@@ -7,7 +7,7 @@ import {
   JsonObjectBodyPipe,
   QueryKeysPipe,
 } from './request/request-validation';
-import { RouteHeaders } from './response/route-headers';
+import { RouteFactHeaders } from './route-facts/route-fact-headers';
 import { RouteTable } from './routing/route-table';
 
 /** The HTTP edge shared by every feature: error rendering, body and input validation, unknown routes. */
@@ -15,12 +15,12 @@ import { RouteTable } from './routing/route-table';
   controllers: [FallbackController],
   providers: [
     RouteTable,
-    RouteHeaders,
+    RouteFactHeaders,
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_PIPE, useClass: JsonObjectBodyPipe },
     { provide: APP_PIPE, useClass: QueryKeysPipe },
     { provide: APP_PIPE, useFactory: createValidationPipe },
   ],
-  exports: [RouteTable, RouteHeaders],
+  exports: [RouteTable, RouteFactHeaders],
 })
 export class HttpModule {}

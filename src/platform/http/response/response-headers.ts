@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { RouteHeaders } from './route-headers';
+import { RouteFactHeaders } from '../route-facts/route-fact-headers';
+import { routeFactsOfRequest } from '../route-facts/route-facts';
 
 /** A client's request id is echoed only if it is short and plain; otherwise a new one is made. */
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -26,12 +27,18 @@ const DOCUMENTATION_HEADERS = JSON_API_HEADERS.filter(
 );
 const isDocumentationPage = (url: string) => /^\/(v1|admin)\/docs(\/|$|\?)/.test(url);
 
-/** Adds the request id, the route's own headers and the JSON API headers to every response. */
-export function installResponseHeaders(fastify: FastifyInstance, routeHeaders: RouteHeaders): void {
+/**
+ * Adds the request id, the headers of the route's facts (deprecation, stability) and the JSON API
+ * headers to every response, whatever its status.
+ */
+export function installResponseHeaders(
+  fastify: FastifyInstance,
+  routeFactHeaders: RouteFactHeaders,
+): void {
   fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
-    const own = routeHeaders.of(request.method, request.routeOptions.url);
-    if (own) void reply.headers(own);
+    const facts = routeFactsOfRequest(request);
+    if (facts) void reply.headers(routeFactHeaders.of(facts));
     const defaults = isDocumentationPage(request.url) ? DOCUMENTATION_HEADERS : JSON_API_HEADERS;
     for (const [name, value] of defaults)
       if (!reply.hasHeader(name)) void reply.header(name, value);

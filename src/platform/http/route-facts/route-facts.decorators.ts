@@ -1,0 +1,41 @@
+import { applyDecorators, UseGuards } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { DECORATORS } from '@nestjs/swagger';
+import {
+  Deprecation,
+  ROUTE_FACTS,
+  ROUTE_FACTS_EXTENSION,
+  RouteFacts,
+  routeFactsOf,
+  StabilityLevel,
+} from './route-facts';
+import { SunsetGuard } from './sunset.guard';
+
+/** Adds facts to a handler's, where each reader finds them. */
+function stating(facts: RouteFacts): MethodDecorator {
+  return (target, key, descriptor) => {
+    const handler = descriptor.value as object;
+    const merged: RouteFacts = { ...routeFactsOf(handler), ...facts };
+    Reflect.defineMetadata(ROUTE_FACTS, merged, handler);
+    // Fastify keeps a route's config on every request: the response hook reads the facts there.
+    RouteConfig({ routeFacts: merged })(target, key, descriptor);
+    // The OpenAPI builder finds them on the operation, and writes them out in the document's words.
+    const extensions = Reflect.getMetadata(DECORATORS.API_EXTENSION, handler) ?? {};
+    Reflect.defineMetadata(
+      DECORATORS.API_EXTENSION,
+      { ...extensions, [ROUTE_FACTS_EXTENSION]: merged },
+      handler,
+    );
+    return descriptor;
+  };
+}
+
+/**
+ * The operation is deprecated: every response carries Deprecation, Sunset and the successor's
+ * Link; from its sunset on it answers 410; the document marks it deprecated and says until when.
+ */
+export const Deprecated = (deprecation: Deprecation) =>
+  applyDecorators(stating({ deprecation }), UseGuards(SunsetGuard));
+
+/** The operation is `experimental` or `beta`: `X-API-Stability` on every response, `x-stability`. */
+export const Stability = (stability: StabilityLevel) => stating({ stability });

@@ -1,0 +1,44 @@
+import type { HttpConfig } from '../../config/app-config';
+
+/** A deprecated operation (RFC 9745 Deprecation, RFC 8594 Sunset, a successor link). */
+export interface Deprecation {
+  /** The instant the operation was deprecated, ISO 8601. */
+  since: string;
+  /** Which configured sunset applies: the operation answers 410 from that instant on. */
+  sunset: keyof HttpConfig['sunsets'];
+  /** The successor operation's path, relative to PUBLIC_BASE_URL. */
+  successor: string;
+  /** How a client moves to the successor, ending a sentence: "use GET /v1/pets with ...". */
+  instead: string;
+}
+
+export type StabilityLevel = 'experimental' | 'beta';
+
+/**
+ * What a route states about itself, once, as decorator metadata on its handler: read by the
+ * response hook (headers), the sunset guard (410) and the OpenAPI builder (the document).
+ */
+export interface RouteFacts {
+  deprecation?: Deprecation;
+  stability?: StabilityLevel;
+}
+
+export const ROUTE_FACTS = 'pet-adoption:route-facts';
+/** The operation extension carrying the facts to the OpenAPI builder, which rewrites it. */
+export const ROUTE_FACTS_EXTENSION = 'x-route-facts';
+
+export function routeFactsOf(handler: object): RouteFacts | undefined {
+  return Reflect.getMetadata(ROUTE_FACTS, handler) as RouteFacts | undefined;
+}
+
+/** The facts of the route a request matched, from its Fastify config (no look-up). */
+export function routeFactsOfRequest(request: {
+  routeOptions: { config?: unknown };
+}): RouteFacts | undefined {
+  return (request.routeOptions.config as { routeFacts?: RouteFacts } | undefined)?.routeFacts;
+}
+
+/** A Fastify route path (`/v1/pets/:petId`) as the documents write it (`/v1/pets/{petId}`). */
+export function documentedPath(url: string): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}

@@ -1,0 +1,78 @@
+import { RouteFactHeaders } from '../src/platform/http/route-facts/route-fact-headers';
+import { RouteTable } from '../src/platform/http/routing/route-table';
+import { request, Response } from './support/http';
+import { TcpProxy } from './support/tcp-proxy';
+import { resetDatabase, startTestApp, TestApp } from './support/test-app';
+
+/**
+ * Every route that states facts (deprecation, stability) carries their headers on every response,
+ * whatever its status: found from the routes' own metadata, not from a list of paths.
+ */
+describe('route facts on every response', () => {
+  let proxy: TcpProxy;
+  let t: TestApp;
+  let petId: number;
+
+  beforeAll(async () => {
+    const database = new URL(process.env.DATABASE_URL!);
+    proxy = await new TcpProxy(database.hostname, Number(database.port || 5432)).start();
+    database.host = `127.0.0.1:${proxy.port}`;
+    t = await startTestApp({ DATABASE_URL: database.toString() });
+    await resetDatabase(t.dataSource);
+    const created = await request(t.url)
+      .post('/v1/pets')
+      .set(t.auth)
+      .send({ name: 'Rex', categoryId: 1 });
+    petId = created.body.id;
+  });
+  afterAll(async () => {
+    proxy.restore();
+    await t.close();
+    await proxy.stop();
+  });
+
+  it('has routes that state facts', () => {
+    expect(t.app.get(RouteTable).withFacts().length).toBeGreaterThan(0);
+  });
+
+  it('puts their headers on 2xx, 4xx, 401, 429 and 503 responses alike', async () => {
+    const headersOf = t.app.get(RouteFactHeaders);
+    const limited = await t.issueKey({ limits: { perMinute: 1, perDay: 1000 } });
+    for (const { method, url, facts } of t.app.get(RouteTable).withFacts()) {
+      const path = url.replace(/:[A-Za-z0-9_]+/g, String(petId));
+      const verb = method.toLowerCase() as 'get' | 'head' | 'post' | 'patch';
+      const send = (headers: Record<string, string>) => {
+        const test = request(t.url)[verb](path).set(headers);
+        return method === 'GET' || method === 'HEAD' ? test : test.send({});
+      };
+      const responses: Response[] = [
+        await send(t.auth),
+        await send({}),
+        await send(limited.auth),
+        await send(limited.auth),
+      ];
+      proxy.cut();
+      responses.push(
+        await send({ authorization: 'Bearer pet_test_unknown-while-the-database-is-down' }),
+      );
+      proxy.restore();
+
+      const statuses = responses.map((r) => r.status);
+      expect({ route: `${method} ${url}`, statuses }).toEqual({
+        route: `${method} ${url}`,
+        statuses: [expect.any(Number), 401, expect.any(Number), 429, 503],
+      });
+      for (const response of responses) {
+        expect({
+          route: `${method} ${url}`,
+          status: response.status,
+          headers: response.headers,
+        }).toEqual({
+          route: `${method} ${url}`,
+          status: response.status,
+          headers: expect.objectContaining(headersOf.of(facts)),
+        });
+      }
+    }
+  });
+});
