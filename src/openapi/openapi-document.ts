@@ -1,6 +1,7 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '../platform/config/app-config';
+import { COMPONENT_SCHEMAS_EXTENSION } from '../platform/http/response/api-named-array-response.decorator';
 import { ROUTE_FACTS_EXTENSION, RouteFacts } from '../platform/http/route-facts/route-facts';
 
 type HeaderObject = { description: string; schema: Record<string, unknown> };
@@ -105,6 +106,19 @@ function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
   }
 }
 
+/** Moves the named schemas operations carry (ApiNamedArrayResponse) into the components. */
+function collectComponentSchemas(document: OpenAPIObject): void {
+  for (const operation of operationsOf(document)) {
+    const schemas = operation[COMPONENT_SCHEMAS_EXTENSION] as Record<string, object> | undefined;
+    if (!schemas) continue;
+    delete operation[COMPONENT_SCHEMAS_EXTENSION];
+    document.components = {
+      ...document.components,
+      schemas: { ...document.components?.schemas, ...schemas },
+    };
+  }
+}
+
 /**
  * The OpenAPI 3 document of the public API, generated from the code of the modules given (the
  * features: the application's wiring says which).
@@ -147,6 +161,7 @@ export function createOpenApiDocument(
     }));
   }
   describeRouteFacts(document, config);
+  collectComponentSchemas(document);
   return document;
 }
 

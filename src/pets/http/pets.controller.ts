@@ -19,6 +19,7 @@ import { Pet } from '../domain/pet';
 import { ListPetsQueryDto } from './dto/list-pets-query.dto';
 import { NewPetDto } from './dto/new-pet.dto';
 import { PetDto } from './dto/pet.dto';
+import { ApiNamedArrayResponse } from '../../platform/http/response/api-named-array-response.decorator';
 import { Deprecated } from '../../platform/http/route-facts/route-facts.decorators';
 import { PetIdPipe } from './pet-id.pipe';
 
@@ -55,11 +56,9 @@ export class PetsController {
     summary: 'List animals',
     description: 'Returns a page of animals in ascending id order.',
   })
-  @ApiResponse({
+  @ApiNamedArrayResponse('Pets', PetDto, {
     status: 200,
     description: 'The list of animals',
-    type: PetDto,
-    isArray: true,
     headers: {
       Link: {
         description:

@@ -1,7 +1,8 @@
-import { ApiProperty, PickType } from '@nestjs/swagger';
+import { ApiProperty, PickType, ApiSchema } from '@nestjs/swagger';
 import { PLANS, Plan } from '@pet-adoption/api-keys';
 import { RateLimitsDto } from './issue-api-key.dto';
 
+@ApiSchema({ name: 'ApiKey' })
 export class ApiKeyDto {
   @ApiProperty({ type: 'integer', format: 'int64' })
   id!: number;
@@ -39,6 +40,7 @@ export class ApiKeyDto {
   bannedUntil!: string | null;
 }
 
+@ApiSchema({ name: 'IssuedApiKey' })
 export class IssuedApiKeyDto extends PickType(ApiKeyDto, [
   'id',
   'name',

@@ -1,9 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { PLANS, Plan } from '@pet-adoption/api-keys';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { IsText } from '../../../platform/http/request/text.validator';
 
+@ApiSchema({ name: 'RateLimits' })
 export class RateLimitsDto {
   @ApiProperty({ type: 'integer', minimum: 1, example: 5000 })
   @IsInt()
@@ -18,6 +19,7 @@ export class RateLimitsDto {
   perDay!: number;
 }
 
+@ApiSchema({ name: 'NewApiKey' })
 export class IssueApiKeyDto {
   @ApiProperty({
     description: 'Who the key is for',

@@ -1,9 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
 import { IsText } from '../../../platform/http/request/text.validator';
 import { MAX_CATEGORY_ID, PET_NAME } from '../../domain/pet';
 import { PET_STATUSES, PetStatus } from '../../domain/pet-status';
 
+/** The body of a create: the specification's `NewPet`. */
+@ApiSchema({ name: 'NewPet' })
 export class NewPetDto {
   @ApiProperty({
     description:
@@ -29,10 +31,10 @@ export class NewPetDto {
   categoryId!: number;
 
   @ApiPropertyOptional({
-    description: 'Availability of the animal; available when omitted',
+    // No `default`: generated clients would make the property required (README, "Typed client").
+    description: 'Availability of the animal; `available` when omitted',
     enum: PET_STATUSES,
     enumName: 'PetStatus',
-    default: 'available',
   })
   // Only an absent status takes the default: null is refused, not treated as absent.
   @ValidateIf((_, value) => value !== undefined)

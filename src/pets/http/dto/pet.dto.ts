@@ -1,6 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PET_STATUSES, PetStatus } from '../../domain/pet-status';
 
+/** An animal as returned: the specification's `Pet`. */
+@ApiSchema({ name: 'Pet' })
 export class PetDto {
   @ApiProperty({
     description: 'Unique identifier assigned by the service',

@@ -1,7 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ERROR_CODES, ErrorCode } from '../../../common/error-codes';
 
 /** The one body of every error response. */
+@ApiSchema({ name: 'Error' })
 export class ErrorBodyDto {
   @ApiProperty({
     description: 'Machine-readable error code, from a closed set; each response lists its own',
