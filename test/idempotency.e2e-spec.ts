@@ -1,4 +1,10 @@
+import { generateApiKey } from '@pet-adoption/api-keys';
+import { DataSource } from 'typeorm';
+import { migrations } from '../src/platform/database/migrations';
+import { IdempotencyKeysRecordResponses1795219600000 } from '../src/platform/database/migrations/1795219600000-idempotency-keys-record-responses';
+import { fingerprintOf } from '../src/platform/idempotency/idempotency';
 import { IdempotencyKeyPruner } from '../src/platform/idempotency/idempotency-key-pruner';
+import { freshDatabase } from './support/fresh-database';
 import { apiClient, expectError } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
@@ -77,12 +83,11 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
   });
 
   it('forgets keys after 24 hours: expired ones are deleted in batches, the others kept', async () => {
-    const { body: pet } = await create('kept', { name: 'Rex', categoryId: 1 });
+    await create('kept', { name: 'Rex', categoryId: 1 });
     await t.dataSource.query(
-      `INSERT INTO idempotency_keys (scope, key, request_hash, pet_id, created_at)
-       SELECT 'key:old', 'expired-' || n, repeat('0', 64), $1, now() - interval '24 hours 1 minute'
+      `INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
+       SELECT 'key:old', 'expired-' || n, repeat('0', 64), '{}', now() - interval '24 hours 1 minute'
          FROM generate_series(1, 2500) AS n`,
-      [pet.id],
     );
     const pruner = t.app.get(IdempotencyKeyPruner);
     expect(await pruner.prune()).toBe(2500);
@@ -98,5 +103,59 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
   it('validates the body before the key: an invalid body is a 400 and claims nothing', async () => {
     expectError(await create('order-4', { name: '' }), 400, 'validation_failed');
     expect((await create('order-4', { name: 'Rex', categoryId: 1 })).status).toBe(201);
+  });
+});
+
+describe('idempotency keys claimed before responses were recorded', () => {
+  // Starts a database of its own (a throw-away server on the embedded engine).
+  jest.setTimeout(60_000);
+
+  it('still replay the pet they created, after the migration', async () => {
+    const database = await freshDatabase();
+    try {
+      // The schema as it was: claims pointed at the pet they created.
+      const before = await new DataSource({
+        type: 'postgres',
+        url: database.url,
+        migrations: migrations.slice(
+          0,
+          migrations.indexOf(IdempotencyKeysRecordResponses1795219600000),
+        ),
+      }).initialize();
+      await before.runMigrations();
+      const [pet] = await before.query(
+        `INSERT INTO pets (name, category_id, status) VALUES ('Rex', 1, 'available') RETURNING id`,
+      );
+      const { key, prefix, hash } = generateApiKey('pet_test_');
+      const [apiKey] = await before.query(
+        `INSERT INTO api_keys (name, plan, prefix, hash) VALUES ('old', 'free', $1, $2) RETURNING id`,
+        [prefix, hash],
+      );
+      await before.query(
+        `INSERT INTO idempotency_keys (scope, key, request_hash, pet_id) VALUES ($1, 'retry', $2, $3)`,
+        [`key:${apiKey.id}`, fingerprintOf(['Rex', 1, null]), pet.id],
+      );
+      await before.destroy();
+
+      const t = await startTestApp({ DATABASE_URL: database.url });
+      try {
+        const retry = await apiClient(t.url, { authorization: `Bearer ${key}` })
+          .post('/v1/pets')
+          .set('idempotency-key', 'retry')
+          .send({ name: 'Rex', categoryId: 1 });
+        expect(retry.status).toBe(201);
+        expect(retry.headers['idempotent-replayed']).toBe('true');
+        expect(retry.body).toEqual({
+          id: Number(pet.id),
+          name: 'Rex',
+          categoryId: 1,
+          status: 'available',
+        });
+      } finally {
+        await t.close();
+      }
+    } finally {
+      await database.drop();
+    }
   });
 });

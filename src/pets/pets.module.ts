@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DatabaseModule } from '../platform/database/database.module';
 import { HttpModule } from '../platform/http/http.module';
 import { CreatePet } from './application/create-pet.use-case';
-import { IdempotencyKeyPruner } from '../platform/idempotency/idempotency-key-pruner';
+import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
 import { GetPet } from './application/get-pet.use-case';
 import { ListPets } from './application/list-pets.use-case';
 import { PetRepository } from './application/pet.repository';
@@ -12,13 +12,17 @@ import { PetOrmEntity } from './infrastructure/pet.orm-entity';
 import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository';
 
 @Module({
-  imports: [DatabaseModule, HttpModule, TypeOrmModule.forFeature([PetOrmEntity])],
+  imports: [
+    DatabaseModule,
+    HttpModule,
+    IdempotencyModule,
+    TypeOrmModule.forFeature([PetOrmEntity]),
+  ],
   controllers: [PetsController],
   providers: [
     ListPets,
     CreatePet,
     GetPet,
-    IdempotencyKeyPruner,
     { provide: PetRepository, useClass: TypeOrmPetRepository },
   ],
 })

@@ -1,21 +1,26 @@
-import { IdempotencyKeyReusedError, InvalidPetError } from '../domain/pet.errors';
+import { IdempotencyKeyReusedError } from '../../platform/idempotency/idempotency';
+import { InvalidPetError } from '../domain/pet.errors';
 import { CreatePet } from './create-pet.use-case';
+import { InMemoryIdempotency } from '../../../test/fakes/in-memory-idempotency';
 import { InMemoryPetRepository } from '../../../test/fakes/in-memory-pet.repository';
 
 describe('CreatePet', () => {
   it('stores the pet with the default status and returns it with its id', async () => {
     const pets = new InMemoryPetRepository();
-    const { pet, replayed } = await new CreatePet(pets).execute({ name: 'Rex', categoryId: 3 });
+    const { pet, replayed } = await new CreatePet(pets, new InMemoryIdempotency()).execute({
+      name: 'Rex',
+      categoryId: 3,
+    });
     expect(pet).toEqual({ id: 1, name: 'Rex', categoryId: 3, status: 'available' });
     expect(replayed).toBe(false);
-    expect(await pets.findById(1n)).toEqual(pet);
+    expect(await pets.findById(1)).toEqual(pet);
   });
 
   it('stores nothing when the pet is invalid', async () => {
     const pets = new InMemoryPetRepository();
-    await expect(new CreatePet(pets).execute({ name: ' ', categoryId: 3 })).rejects.toThrow(
-      InvalidPetError,
-    );
+    await expect(
+      new CreatePet(pets, new InMemoryIdempotency()).execute({ name: ' ', categoryId: 3 }),
+    ).rejects.toThrow(InvalidPetError);
     expect(await pets.findPage({ limit: 10 })).toEqual([]);
   });
 
@@ -24,7 +29,7 @@ describe('CreatePet', () => {
 
     it('creates once and replays the same pet for a retry of the same request', async () => {
       const pets = new InMemoryPetRepository();
-      const createPet = new CreatePet(pets);
+      const createPet = new CreatePet(pets, new InMemoryIdempotency());
       const first = await createPet.execute({ name: 'Rex', categoryId: 3 }, key);
       const retry = await createPet.execute({ name: 'Rex', categoryId: 3 }, key);
       expect(retry).toEqual({ pet: first.pet, replayed: true });
@@ -32,7 +37,7 @@ describe('CreatePet', () => {
     });
 
     it('refuses the same key with a different request', async () => {
-      const createPet = new CreatePet(new InMemoryPetRepository());
+      const createPet = new CreatePet(new InMemoryPetRepository(), new InMemoryIdempotency());
       await createPet.execute({ name: 'Rex', categoryId: 3 }, key);
       await expect(createPet.execute({ name: 'Rex', categoryId: 4 }, key)).rejects.toThrow(
         IdempotencyKeyReusedError,
@@ -44,7 +49,7 @@ describe('CreatePet', () => {
 
     it('keeps the keys of different clients apart', async () => {
       const pets = new InMemoryPetRepository();
-      const createPet = new CreatePet(pets);
+      const createPet = new CreatePet(pets, new InMemoryIdempotency());
       await createPet.execute({ name: 'Rex', categoryId: 3 }, key);
       const other = await createPet.execute(
         { name: 'Rex', categoryId: 3 },

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
+import { Idempotency, fingerprintOf } from '../../platform/idempotency/idempotency';
 import { newPet, NewPetInput, Pet } from '../domain/pet';
-import { IdempotencyKeyReusedError } from '../domain/pet.errors';
-import { IDEMPOTENCY_TTL_SECONDS } from '../../platform/idempotency/idempotency';
 import { PetRepository } from './pet.repository';
 
-export interface Idempotency {
+/** A client's Idempotency-Key, and whose it is. */
+export interface IdempotencyKey {
   scope: string;
   key: string;
 }
@@ -18,23 +17,21 @@ export interface Creation {
 
 @Injectable()
 export class CreatePet {
-  constructor(private readonly pets: PetRepository) {}
+  constructor(
+    private readonly pets: PetRepository,
+    private readonly idempotency: Idempotency,
+  ) {}
 
-  async execute(input: NewPetInput, idempotency?: Idempotency): Promise<Creation> {
+  async execute(input: NewPetInput, idempotencyKey?: IdempotencyKey): Promise<Creation> {
     const pet = newPet(input);
-    if (!idempotency) return { pet: await this.pets.add(pet), replayed: false };
-
+    if (!idempotencyKey) return { pet: await this.pets.add(pet), replayed: false };
     // The fingerprint is of the request as sent: a retry omitting `status` is not the same
     // request as one giving `status: "available"`.
-    const requestHash = createHash('sha256')
-      .update(JSON.stringify([input.name, input.categoryId, input.status ?? null]))
-      .digest('hex');
-    const result = await this.pets.addOnce(pet, {
-      ...idempotency,
-      requestHash,
-      ttlSeconds: IDEMPOTENCY_TTL_SECONDS,
-    });
-    if (result.outcome === 'key_reused') throw new IdempotencyKeyReusedError();
-    return { pet: result.pet, replayed: result.outcome === 'replayed' };
+    const fingerprint = fingerprintOf([input.name, input.categoryId, input.status ?? null]);
+    const { value, replayed } = await this.idempotency.once(
+      { ...idempotencyKey, fingerprint },
+      () => this.pets.add(pet),
+    );
+    return { pet: value, replayed };
   }
 }

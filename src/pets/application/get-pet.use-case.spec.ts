@@ -6,11 +6,11 @@ describe('GetPet', () => {
   it('returns the pet with that id', async () => {
     const pets = new InMemoryPetRepository();
     const stored = await pets.add({ name: 'Rex', categoryId: 3, status: 'pending' });
-    expect(await new GetPet(pets).execute(1n)).toEqual(stored);
+    expect(await new GetPet(pets).execute(1)).toEqual(stored);
   });
 
   it('raises not found for an unknown id', async () => {
-    await expect(new GetPet(new InMemoryPetRepository()).execute(7n)).rejects.toThrow(
+    await expect(new GetPet(new InMemoryPetRepository()).execute(7)).rejects.toThrow(
       PetNotFoundError,
     );
   });

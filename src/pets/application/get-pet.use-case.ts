@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Pet } from '../domain/pet';
+import { Pet, PetId } from '../domain/pet';
 import { PetNotFoundError } from '../domain/pet.errors';
 import { PetRepository } from './pet.repository';
 
@@ -7,7 +7,7 @@ import { PetRepository } from './pet.repository';
 export class GetPet {
   constructor(private readonly pets: PetRepository) {}
 
-  async execute(id: bigint): Promise<Pet> {
+  async execute(id: PetId): Promise<Pet> {
     const pet = await this.pets.findById(id);
     if (!pet) throw new PetNotFoundError(id);
     return pet;

@@ -24,7 +24,7 @@ describe('ListPets', () => {
   });
 
   it('continues after the given id and reports the last page', async () => {
-    const page = await listPets.execute({ after: 20n });
+    const page = await listPets.execute({ after: 20 });
     expect(page.pets.map((p) => p.id)).toEqual([21, 22, 23, 24, 25]);
     expect(page.nextAfter).toBeNull();
   });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Pet } from '../domain/pet';
+import { Pet, PetId } from '../domain/pet';
 import { PetStatus } from '../domain/pet-status';
 import { PetRepository } from './pet.repository';
 
@@ -8,14 +8,14 @@ export const MAX_PAGE_SIZE = 100;
 
 export interface ListPetsQuery {
   status?: PetStatus;
-  after?: bigint;
+  after?: PetId;
   limit?: number;
 }
 
 export interface PetPage {
   pets: Pet[];
   /** Id to pass as `after` for the next page, or null when this page is the last. */
-  nextAfter: number | null;
+  nextAfter: PetId | null;
 }
 
 @Injectable()

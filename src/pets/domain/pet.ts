@@ -10,8 +10,15 @@ export const PET_NAME: TextBounds = { min: 1, max: 100 };
  */
 export const MAX_CATEGORY_ID = Number.MAX_SAFE_INTEGER;
 
+/**
+ * A pet's id: assigned by the database, from 1 up to 2^53 - 1 (the integers every JSON client
+ * carries exactly), so one number everywhere.
+ */
+export type PetId = number;
+export const MAX_PET_ID: PetId = Number.MAX_SAFE_INTEGER;
+
 export interface Pet {
-  readonly id: number;
+  readonly id: PetId;
   readonly name: string;
   readonly categoryId: number;
   readonly status: PetStatus;

@@ -15,7 +15,7 @@ import { ApiError } from '../../platform/http/errors/api-error';
 import { CreatePet } from '../application/create-pet.use-case';
 import { GetPet } from '../application/get-pet.use-case';
 import { ListPets } from '../application/list-pets.use-case';
-import { Pet } from '../domain/pet';
+import { MAX_PET_ID, Pet, PetId } from '../domain/pet';
 import { ListPetsQueryDto } from './dto/list-pets-query.dto';
 import { NewPetDto } from './dto/new-pet.dto';
 import { PetDto } from './dto/pet.dto';
@@ -73,7 +73,8 @@ export class PetsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Pet[]> {
     const limit = query.limit === undefined ? undefined : Number(query.limit);
-    const after = query.after === undefined ? undefined : BigInt(query.after);
+    // No pet has an id above MAX_PET_ID: after it every page is empty, as after any greater id.
+    const after = query.after === undefined ? undefined : Math.min(Number(query.after), MAX_PET_ID);
     const page = await this.listPets.execute({ status: query.status, after, limit });
     if (page.nextAfter !== null) {
       const next = new URLSearchParams();
@@ -149,7 +150,7 @@ export class PetsController {
   })
   @ApiResponse({ status: 200, description: 'The requested animal', type: PetDto })
   @ApiErrorResponses('validation_failed', 'not_found', 'gone')
-  get(@Param('petId', PetIdPipe) petId: bigint): Promise<Pet> {
+  get(@Param('petId', PetIdPipe) petId: PetId): Promise<Pet> {
     return this.getPet.execute(petId);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Pool, QueryResultRow } from 'pg';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '../config/app-config';
@@ -22,6 +23,8 @@ export interface SqlStatement {
 export class SqlStatements {
   private readonly pool: Pool;
   private readonly named: boolean;
+  /** The connection of the transaction a statement runs in, if any. */
+  private readonly inTransaction = new AsyncLocalStorage<PoolClient>();
 
   constructor(dataSource: DataSource, config: AppConfig, endpoint: DatabaseEndpoint) {
     this.pool = (dataSource.driver as PostgresDriver).master as Pool;
@@ -29,11 +32,34 @@ export class SqlStatements {
   }
 
   async query<T extends QueryResultRow>(statement: SqlStatement, values: unknown[]): Promise<T[]> {
-    const { rows } = await this.pool.query<T>(
+    const { rows } = await (this.inTransaction.getStore() ?? this.pool).query<T>(
       this.named
         ? { name: statement.name, text: statement.text, values }
         : { text: statement.text, values },
     );
     return rows;
+  }
+
+  /**
+   * Runs `work` in one transaction: every statement it runs through this class, however deep in
+   * the call, joins it (a transaction already under way is joined, not nested). Commits when
+   * `work` resolves, rolls back when it throws.
+   */
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    if (this.inTransaction.getStore()) return work();
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await this.inTransaction.run(client, work);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      // A connection that cannot even roll back is not given back to the pool.
+      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
   }
 }

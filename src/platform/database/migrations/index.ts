@@ -2,6 +2,8 @@ import { CreateApiKeys1795219300000 } from '@pet-adoption/api-keys';
 import { CreatePets1795219200000 } from './1795219200000-create-pets';
 import { CreateIdempotencyKeys1795219400000 } from './1795219400000-create-idempotency-keys';
 import { IndexIdempotencyKeysByAge1795219500000 } from './1795219500000-index-idempotency-keys-by-age';
+import { IdempotencyKeysRecordResponses1795219600000 } from './1795219600000-idempotency-keys-record-responses';
+import { PetIdsWithinJsonNumbers1795219700000 } from './1795219700000-pet-ids-within-json-numbers';
 
 /** Every migration, in order. Listed by class so that they load the same from src/ and dist/. */
 export const migrations = [
@@ -9,4 +11,6 @@ export const migrations = [
   CreateApiKeys1795219300000,
   CreateIdempotencyKeys1795219400000,
   IndexIdempotencyKeysByAge1795219500000,
+  IdempotencyKeysRecordResponses1795219600000,
+  PetIdsWithinJsonNumbers1795219700000,
 ];

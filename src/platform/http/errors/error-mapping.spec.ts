@@ -17,7 +17,7 @@ describe('toErrorResponse', () => {
   });
 
   it('maps domain errors by their code', () => {
-    expect(toErrorResponse(new PetNotFoundError(4n))).toMatchObject({
+    expect(toErrorResponse(new PetNotFoundError(4))).toMatchObject({
       status: 404,
       code: 'not_found',
       message: 'No pet with id 4.',
