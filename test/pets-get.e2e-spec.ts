@@ -31,7 +31,10 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
   it.each(['2', '9007199254740993', '9223372036854775807'])(
     'answers 404 not_found with the deprecation headers for the unknown id %s',
     async (id) => {
-      expectDeprecationHeaders(expectError(await api.get(`/v1/pets/${id}`), 404, 'not_found'));
+      const response = expectError(await api.get(`/v1/pets/${id}`), 404, 'not_found');
+      // The id as the client wrote it, never rounded.
+      expect(response.body.message).toBe(`No pet with id ${id}.`);
+      expectDeprecationHeaders(response);
     },
   );
 

@@ -5,16 +5,10 @@ import { AllowAnonymous, ApiKeys, ApiKeyView } from '@pet-adoption/api-keys';
 import { ApiErrorResponses } from '../../platform/http/errors/api-error-responses.decorator';
 import { ApiError } from '../../platform/http/errors/api-error';
 import { AdminTokenGuard } from './admin-token.guard';
+import { ApiKeyIdParamsDto } from './dto/api-key-id.params.dto';
 import { ApiKeyDto, IssuedApiKeyDto } from './dto/api-key.dto';
 import { IssueApiKeyDto } from './dto/issue-api-key.dto';
 import { KeyBans } from '../key-bans';
-
-function keyId(text: string): string {
-  if (!/^[1-9][0-9]{0,15}$/.test(text)) {
-    throw new ApiError('validation_failed', 'id must be a positive integer.');
-  }
-  return text;
-}
 
 /** The admin API for API keys: outside /v1, behind ADMIN_TOKEN instead of an API key. */
 @ApiTags('admin')
@@ -79,8 +73,8 @@ export class AdminController {
   })
   @ApiResponse({ status: 204, description: 'Revoked' })
   @ApiErrorResponses('validation_failed')
-  async revoke(@Param('id') id: string): Promise<void> {
-    await this.keys.revoke(keyId(id));
+  async revoke(@Param() { id }: ApiKeyIdParamsDto): Promise<void> {
+    await this.keys.revoke(id);
   }
 
   @Delete(':id/ban')
@@ -88,8 +82,8 @@ export class AdminController {
   @ApiOperation({ operationId: 'liftApiKeyBan', summary: 'Lift the temporary ban of an API key' })
   @ApiResponse({ status: 204, description: 'The key is no longer banned' })
   @ApiErrorResponses('validation_failed')
-  async liftBan(@Param('id') id: string): Promise<void> {
-    const known = (await this.keys.list()).some((key) => key.id === keyId(id));
+  async liftBan(@Param() { id }: ApiKeyIdParamsDto): Promise<void> {
+    const known = (await this.keys.list()).some((key) => key.id === id);
     if (!known) throw new ApiError('not_found', `No API key with id ${id}.`);
     await this.bans.lift(id);
   }

@@ -1,36 +1,20 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
-import {
-  ApiBearerAuth,
-  ApiHeader,
-  ApiOperation,
-  ApiParam,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AppConfig } from '../../platform/config/app-config';
 import { ApiErrorResponses } from '../../platform/http/errors/api-error-responses.decorator';
-import { ApiError } from '../../platform/http/errors/api-error';
+import { IdempotencyKey, IdempotencyKeyHeader } from '../../platform/http/request/idempotency-key';
 import { CreatePet } from '../application/create-pet.use-case';
 import { GetPet } from '../application/get-pet.use-case';
 import { ListPets } from '../application/list-pets.use-case';
-import { MAX_PET_ID, Pet, PetId } from '../domain/pet';
+import { MAX_PET_ID, Pet } from '../domain/pet';
 import { ListPetsQueryDto } from './dto/list-pets-query.dto';
 import { NewPetDto } from './dto/new-pet.dto';
 import { PetDto } from './dto/pet.dto';
 import { ApiNamedArrayResponse } from '../../platform/http/response/api-named-array-response.decorator';
 import { Deprecated } from '../../platform/http/route-facts/route-facts.decorators';
-import { PetIdPipe } from './pet-id.pipe';
-
-/** An Idempotency-Key is 1 to 255 visible ASCII characters. */
-function checkIdempotencyKey(key: string): string {
-  if (/^[\x21-\x7e]{1,255}$/.test(key)) return key;
-  throw new ApiError(
-    'validation_failed',
-    'Idempotency-Key must be 1 to 255 visible ASCII characters.',
-  );
-}
+import { PetIdParamsDto, petIdOf } from './dto/pet-id.params.dto';
 
 @ApiTags('animals')
 @ApiBearerAuth()
@@ -117,14 +101,11 @@ export class PetsController {
   )
   async create(
     @Body() body: NewPetDto,
-    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @IdempotencyKey() { key }: IdempotencyKeyHeader,
     @AuthenticatedClient() client: ApiClient,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Pet> {
-    const idempotency =
-      idempotencyKey === undefined
-        ? undefined
-        : { scope: `key:${client.keyId}`, key: checkIdempotencyKey(idempotencyKey) };
+    const idempotency = key === undefined ? undefined : { scope: `key:${client.keyId}`, key };
     const { pet, replayed } = await this.createPet.execute(body, idempotency);
     void reply.header('location', `${this.config.http.publicBaseUrl}/pets/${pet.id}`);
     if (replayed) void reply.header('idempotent-replayed', 'true');
@@ -143,14 +124,9 @@ export class PetsController {
     summary: 'Fetch one animal (deprecated)',
     description: 'Returns one animal by identifier.',
   })
-  @ApiParam({
-    name: 'petId',
-    description: 'Identifier of the animal to retrieve',
-    schema: { type: 'integer', format: 'int64', minimum: 1 },
-  })
   @ApiResponse({ status: 200, description: 'The requested animal', type: PetDto })
   @ApiErrorResponses('validation_failed', 'not_found', 'gone')
-  get(@Param('petId', PetIdPipe) petId: PetId): Promise<Pet> {
-    return this.getPet.execute(petId);
+  get(@Param() params: PetIdParamsDto): Promise<Pet> {
+    return this.getPet.execute(petIdOf(params));
   }
 }

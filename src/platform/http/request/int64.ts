@@ -2,21 +2,28 @@ import { registerDecorator, ValidationOptions } from 'class-validator';
 
 export const INT64_MAX = 9223372036854775807n;
 
-/** Parses decimal text as an int64 from `min` up, exactly (never through a float), or returns null. */
-export function parseInt64(text: unknown, min: bigint): bigint | null {
+/**
+ * Parses decimal text as an integer from `min` to `max` (an int64 by default) exactly, never
+ * through a float, or returns null.
+ */
+export function parseInt64(text: unknown, min: bigint, max = INT64_MAX): bigint | null {
   if (typeof text !== 'string' || !/^(0|[1-9][0-9]{0,18})$/.test(text)) return null;
   const value = BigInt(text);
-  return value >= min && value <= INT64_MAX ? value : null;
+  return value >= min && value <= max ? value : null;
 }
 
-/** class-validator rule: the text is an int64 from `min` to 2^63 - 1. */
-export function IsInt64Text(min: bigint, options?: ValidationOptions): PropertyDecorator {
+/** class-validator rule: the text is an integer from `min` to `max` (2^63 - 1 by default). */
+export function IsInt64Text(
+  min: bigint,
+  max = INT64_MAX,
+  options?: ValidationOptions,
+): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
       name: 'isInt64Text',
       target: target.constructor,
       propertyName: propertyName as string,
-      options: { message: `$property must be an integer from ${min} to ${INT64_MAX}`, ...options },
-      validator: { validate: (value: unknown) => parseInt64(value, min) !== null },
+      options: { message: `$property must be an integer from ${min} to ${max}`, ...options },
+      validator: { validate: (value: unknown) => parseInt64(value, min, max) !== null },
     });
 }

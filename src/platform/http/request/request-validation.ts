@@ -16,19 +16,14 @@ function messagesOf(errors: ValidationError[], path = ''): string[] {
   });
 }
 
-/** Validates DTO classes only: a path parameter parsed by its own pipe (a bigint id) is left alone. */
-class StrictValidationPipe extends ValidationPipe {
-  protected override toValidate(metadata: ArgumentMetadata): boolean {
-    return (metadata.metatype as unknown) !== BigInt && super.toValidate(metadata);
-  }
-}
-
 /**
- * Strict validation of bodies, queries and path parameters: no coercion, unknown properties
- * refused, every failure a 400 `validation_failed` that names the offending fields.
+ * The one validation of every input: bodies, queries, path parameters and the headers an operation
+ * takes (IdempotencyKey), each a DTO class with class-validator rules. No coercion, unknown
+ * properties refused, every failure a 400 `validation_failed` that names the offending fields.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new StrictValidationPipe({
+  return new ValidationPipe({
+    validateCustomDecorators: true,
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
