@@ -1,14 +1,13 @@
-import { ExecutionContext, HttpException, Inject, Injectable } from '@nestjs/common';
+import { HttpException, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
   ThrottlerGuard,
   type ThrottlerModuleOptions,
+  type ThrottlerRequest,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
-// The metadata key @SkipThrottle() writes; the package's index does not re-export its constants.
-import { THROTTLER_SKIP } from '@nestjs/throttler/dist/throttler.constants';
 import { clientAddress, RequestWithAddress } from './client-address';
 import { RateLimitClock } from './clock';
 import { rateLimitHeaders, secondsUntil } from './headers';
@@ -35,7 +34,7 @@ const refusal = (code: RateLimitErrorCode, message: string, status: number) =>
 /** Seconds a client should wait while the rate limiter cannot count (fail-closed mode). */
 const UNAVAILABLE_RETRY_AFTER = '5';
 
-/** The one throttler RateLimitModule registers: `@SkipThrottle()` skips it under this name. */
+/** The one throttler RateLimitModule registers: `@SkipThrottle()` skips it by this name. */
 export const THROTTLER_NAME = 'default';
 
 /**
@@ -45,9 +44,6 @@ export const THROTTLER_NAME = 'default';
  */
 @Injectable()
 export class PlanThrottlerGuard extends ThrottlerGuard {
-  /** Whether `@SkipThrottle()` exempts a handler, read once per handler. */
-  private readonly skips = new WeakMap<object, boolean>();
-
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
@@ -61,11 +57,11 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
   }
 
   /**
-   * One store call per request. The base guard would also read six metadata entries and resolve
-   * a limit, a ttl and a block duration per request, none of which applies to plan limits.
+   * The throttler's extension point, called once per request for the one named throttler unless
+   * `@SkipThrottle()` exempts the route (the base guard reads that): one store call, both windows,
+   * per client rather than per route. The throttler's own ttl and limit do not apply.
    */
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.skipped(context)) return true;
+  protected override async handleRequest({ context }: ThrottlerRequest): Promise<boolean> {
     const { req, res } = this.getRequestResponse(context) as {
       req: RequestWithAddress;
       res: Reply;
@@ -127,21 +123,6 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
       `The per-${window.name} limit of ${window.limit} requests is reached; retry after the window ends.`,
       429,
     );
-  }
-
-  private skipped(context: ExecutionContext): boolean {
-    const handler = context.getHandler();
-    let skip = this.skips.get(handler);
-    if (skip === undefined) {
-      skip = Boolean(
-        this.reflector.getAllAndOverride<boolean>(THROTTLER_SKIP + THROTTLER_NAME, [
-          handler,
-          context.getClass(),
-        ]),
-      );
-      this.skips.set(handler, skip);
-    }
-    return skip;
   }
 
   /** The subject of a request without a known client: its address, with the anonymous limits. */
