@@ -1,0 +1,119 @@
+// What a benchmark run stands on: databases of its own, seeded; a key; the servers under test.
+import { createHash, randomBytes } from 'node:crypto';
+import { execSync } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import Redis from 'ioredis';
+import pg from 'pg';
+import { measure, Processes } from './processes.mjs';
+
+export const log = (message) =>
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+/** Adds `count` pets to a database, statuses in turn; returns the greatest id. */
+export async function seedPets(client, count) {
+  await client.query(
+    `INSERT INTO pets (name, category_id, status)
+     SELECT 'pet ' || i, 1 + i % 50, (ARRAY['available', 'pending', 'sold'])[1 + i % 3]
+       FROM generate_series(1, $1::int) i`,
+    [count],
+  );
+  await client.query('VACUUM ANALYZE pets');
+  return Number((await client.query('SELECT max(id) AS id FROM pets')).rows[0].id);
+}
+
+/** One enterprise key, hashed as the service stores keys, with limits no run can reach. */
+export async function insertKey(client, key) {
+  await client.query(
+    `INSERT INTO api_keys (name, plan, per_minute, per_day, prefix, hash)
+     VALUES ('bench', 'enterprise', 1000000000, 1000000000, $1, $2)`,
+    [key.slice(0, 13), createHash('sha256').update(key).digest('hex')],
+  );
+}
+
+/**
+ * The run's environment: a database on the PostgreSQL of DATABASE_URL and a key prefix on the
+ * Redis of REDIS_URL (the machine's on loopback by default), both dropped at the end; the service
+ * and the other servers as child processes; and the load generator with the run's settings.
+ */
+export class BenchEnvironment {
+  constructor(root, settings) {
+    this.root = root;
+    this.settings = settings;
+    this.serverUrl = new URL(
+      process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    );
+    this.redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const stamp = Date.now();
+    this.databases = [];
+    this.redisPrefix = `pet-bench:${stamp}:`;
+    this.stamp = stamp;
+    this.key = `pet_live_${randomBytes(32).toString('base64url')}`;
+    this.auth = { authorization: `Bearer ${this.key}` };
+    this.processes = new Processes(root, { profileDir: settings.profileDir });
+    this.admin = new pg.Client({ connectionString: this.serverUrl.toString() });
+    this.env = {
+      NODE_ENV: 'production',
+      REDIS_URL: this.redisUrl,
+      REDIS_KEY_PREFIX: this.redisPrefix,
+      PUBLIC_BASE_URL: 'http://127.0.0.1:4301/v1',
+      LOG_LEVEL: settings.logLevel,
+    };
+  }
+
+  async open() {
+    await this.admin.connect();
+    return this;
+  }
+
+  /** A new, empty database of the run; its URL and a client connected to it. */
+  async database(suffix = '') {
+    const name = `pet_bench_${this.stamp}${suffix}`;
+    await this.admin.query(`CREATE DATABASE ${name}`);
+    const url = Object.assign(new URL(this.serverUrl), { pathname: `/${name}` }).toString();
+    const client = new pg.Client({ connectionString: url });
+    this.databases.push({ name, client });
+    return { name, url, client };
+  }
+
+  /** Measures one operation against one server with the run's settings (`extra` overrides). */
+  run(target, op, extra = {}) {
+    const { seconds, connections } = this.settings;
+    return measure(target, { ...op, seconds, connections, ...extra });
+  }
+
+  async machine(client) {
+    const version = async (sql) => (await client.query(sql)).rows[0].v;
+    const redis = new Redis(this.redisUrl);
+    try {
+      return {
+        cpus: cpus().length,
+        model: cpus()[0].model.trim(),
+        memoryGb: Math.round(totalmem() / 2 ** 30),
+        node: process.version,
+        postgres: await version("SELECT split_part(version(), ' on ', 1) AS v"),
+        redis: /redis_version:(\S+)/.exec(await redis.info('server'))[1],
+      };
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  commit() {
+    return execSync('git rev-parse --short HEAD', { cwd: this.root }).toString().trim();
+  }
+
+  /** Stops the servers, drops the databases and the run's Redis keys. */
+  async close() {
+    await this.processes.stopAll();
+    for (const { name, client } of this.databases) {
+      await client.end().catch(() => undefined);
+      await this.admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    }
+    await this.admin.end();
+    // The bench's counters expire with their windows; they need not wait for that.
+    const redis = new Redis(this.redisUrl);
+    const stale = await redis.keys(`${this.redisPrefix}*`);
+    if (stale.length > 0) await redis.del(...stale);
+    redis.disconnect();
+  }
+}

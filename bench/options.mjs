@@ -1,0 +1,41 @@
+// The benchmark's flags (npm run bench -- --flag=value), with their defaults.
+
+const flag = (argv, name, fallback) => {
+  const arg = argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (!arg) return fallback;
+  return arg.includes('=') ? Number(arg.split('=')[1]) : true;
+};
+
+/**
+ * --rows=N pets (10000), --rounds=N (5), --seconds=N per measurement (5), --warmup=N (3),
+ * --connections=N (20), --half-rate-seconds=N per fixed-rate measurement (10, in up to 3 rounds);
+ * --million: also compare list pages at 1,000,000 rows (--large-rows=N) against --rows, on a
+ * second database and instance; --scale-out: also run two service instances against one;
+ * --soak=N: also run N seconds of mixed load and sample the service's RSS;
+ * --log-requests: the service logs every request (LOG_LEVEL=log, to /dev/null) instead of warnings
+ * only, to measure what the request log costs;
+ * --profile: the service runs under V8's CPU profiler (slower, so its figures are not comparable)
+ * and the report ends with where its CPU time went (profile files in bench/results/profiles/);
+ * --smoke: one short round of everything, to check that the benchmark works (CI): it writes
+ * bench/results/ only, never docs/performance.md.
+ */
+export function options(argv) {
+  const smoke = flag(argv, 'smoke', false);
+  const short = (name, normal) => flag(argv, name, smoke ? 1 : normal);
+  return {
+    rows: flag(argv, 'rows', 10_000),
+    rounds: short('rounds', 5),
+    seconds: short('seconds', 5),
+    warmup: short('warmup', 3),
+    connections: flag(argv, 'connections', 20),
+    halfRateSeconds: short('half-rate-seconds', 10),
+    million: flag(argv, 'million', false),
+    largeRows: flag(argv, 'large-rows', 1_000_000),
+    scaleOut: flag(argv, 'scale-out', false),
+    soak: flag(argv, 'soak', 0),
+    logLevel: flag(argv, 'log-requests', false) ? 'log' : 'warn',
+    profile: flag(argv, 'profile', false),
+    smoke,
+    command: `npm run bench -- ${argv.join(' ')}`.trim(),
+  };
+}
