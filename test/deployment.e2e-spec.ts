@@ -26,7 +26,7 @@ async function answers(service: ServiceProcess): Promise<void> {
   await new Promise(() => undefined);
 }
 
-/** CONTRACT.md, "Deployment safety": what operators do every day loses nothing. */
+/** docs/operations.md, "Deployment safety": what operators do every day loses nothing. */
 describe('deployment safety', () => {
   beforeAll(() => buildOnce(), 120_000);
 

@@ -1,7 +1,7 @@
 import { apiClient, expectError } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
-/** CONTRACT.md, "Hostile input": every case a 4xx with the Error body, never a 5xx, nothing stored. */
+/** docs/api.md, "Hostile input": every case a 4xx with the Error body, never a 5xx, nothing stored. */
 describe('hostile input', () => {
   const ADMIN_TOKEN = 'hostile-input-suite-admin-token-0123456789';
   let t: TestApp;

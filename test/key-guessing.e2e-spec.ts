@@ -6,7 +6,7 @@ import { awayFromMinuteEnd } from './support/windows';
 jest.setTimeout(30_000);
 
 /**
- * CONTRACT.md, "Hostile input": unknown API keys cost at most one database look-up per request
+ * docs/api.md, "API keys": unknown API keys cost at most one database look-up per request
  * while the client address has anonymous budget, none once it is spent, and a flood of one made-up
  * key one look-up. Counted at the real driver, as test/round-trips.e2e-spec.ts does.
  */

@@ -27,7 +27,7 @@ function composeConfigFor(instances: TestApp[], publicPort: number, operatorPort
   return config;
 }
 
-/** CONTRACT.md, "Deployment safety": the compose load balancer keeps operators' routes private. */
+/** docs/operations.md, "Deployment safety": the compose load balancer keeps operators' routes private. */
 describe('the load balancer of deploy/nginx.conf, a real nginx', () => {
   let instances: TestApp[];
   let nginx: Nginx;

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ERROR_CODES, isErrorCode } from './error-codes';
 
 describe('the error catalogue', () => {
@@ -10,6 +12,15 @@ describe('the error catalogue', () => {
       expect(entry.description).toMatch(/^[A-Z`].{10,}\.$/);
     },
   );
+
+  it('is what the error table of docs/api.md says, code for code', () => {
+    const docs = readFileSync(join(__dirname, '..', '..', 'docs', 'api.md'), 'utf8');
+    const rows = [...docs.matchAll(/^\| (\d{3})\s*\| `([a-z_]+)`/gm)].map(([, status, code]) => [
+      code,
+      Number(status),
+    ]);
+    expect(rows).toEqual(Object.entries(ERROR_CODES).map(([code, { status }]) => [code, status]));
+  });
 
   it('knows its own codes only', () => {
     expect(isErrorCode('not_found')).toBe(true);

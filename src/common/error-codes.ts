@@ -1,5 +1,5 @@
 /**
- * The closed set of error codes (CONTRACT.md, "Errors"): each with the HTTP status it answers
+ * The closed set of error codes (docs/api.md, "Errors"): each with the HTTP status it answers
  * with and when. The one catalogue: the exception filter maps by it, the OpenAPI document lists
  * it (an enum on `Error.code`, the codes of each response), and docs/api.md is checked against it.
  * Plain data, so that domain errors can name their code without knowing HTTP.
