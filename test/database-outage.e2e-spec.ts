@@ -1,5 +1,5 @@
 import { apiClient } from './support/http';
-import { TcpProxy } from './support/tcp-proxy';
+import { databaseProxy, TcpProxy } from './support/tcp-proxy';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
 describe('a stream of creates across a database outage', () => {
@@ -8,13 +8,11 @@ describe('a stream of creates across a database outage', () => {
   let direct: TestApp;
 
   beforeAll(async () => {
-    const database = new URL(process.env.DATABASE_URL!);
-    proxy = await new TcpProxy(database.hostname, Number(database.port || 5432)).start();
-    const viaProxy = new URL(database.toString());
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
+    const viaProxy = await databaseProxy();
+    proxy = viaProxy.proxy;
     // One instance reaches the database through the proxy; a second one, directly, checks the data.
     t = await startTestApp({
-      DATABASE_URL: viaProxy.toString(),
+      DATABASE_URL: viaProxy.url,
       DATABASE_CONNECT_TIMEOUT_MS: '300',
     });
     direct = await startTestApp();

@@ -1,4 +1,4 @@
-import { TcpProxy } from './support/tcp-proxy';
+import { databaseProxy, TcpProxy } from './support/tcp-proxy';
 import { apiClient, expectError, request } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
@@ -79,11 +79,10 @@ describe('when the database becomes unreachable', () => {
   let api: ReturnType<typeof apiClient>;
 
   beforeAll(async () => {
-    const database = new URL(process.env.DATABASE_URL!);
-    proxy = await new TcpProxy(database.hostname, Number(database.port || 5432)).start();
-    database.host = `127.0.0.1:${proxy.port}`;
+    const viaProxy = await databaseProxy();
+    proxy = viaProxy.proxy;
     t = await startTestApp({
-      DATABASE_URL: database.toString(),
+      DATABASE_URL: viaProxy.url,
       DATABASE_CONNECT_TIMEOUT_MS: '500',
     });
     api = apiClient(t.url, t.auth);

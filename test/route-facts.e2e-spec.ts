@@ -1,7 +1,7 @@
 import { RouteFactHeaders } from '../src/platform/http/route-facts/route-fact-headers';
 import { RouteTable } from '../src/platform/http/routing/route-table';
 import { request, Response } from './support/http';
-import { TcpProxy } from './support/tcp-proxy';
+import { databaseProxy, TcpProxy } from './support/tcp-proxy';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -14,10 +14,9 @@ describe('route facts on every response', () => {
   let petId: number;
 
   beforeAll(async () => {
-    const database = new URL(process.env.DATABASE_URL!);
-    proxy = await new TcpProxy(database.hostname, Number(database.port || 5432)).start();
-    database.host = `127.0.0.1:${proxy.port}`;
-    t = await startTestApp({ DATABASE_URL: database.toString() });
+    const viaProxy = await databaseProxy();
+    proxy = viaProxy.proxy;
+    t = await startTestApp({ DATABASE_URL: viaProxy.url });
     await resetDatabase(t.dataSource);
     const created = await request(t.url)
       .post('/v1/pets')

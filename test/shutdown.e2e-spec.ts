@@ -1,16 +1,16 @@
 import { request } from './support/http';
 import { buildOnce, startService } from './support/service-process';
-import { TcpProxy } from './support/tcp-proxy';
+import { databaseProxy, TcpProxy } from './support/tcp-proxy';
 import { startTestApp, TestApp } from './support/test-app';
 
 describe('graceful shutdown of the service process', () => {
   let proxy: TcpProxy;
+  let databaseUrl: string;
   let keys: TestApp;
 
   beforeAll(async () => {
     buildOnce();
-    const database = new URL(process.env.DATABASE_URL!);
-    proxy = await new TcpProxy(database.hostname, Number(database.port || 5432)).start();
+    ({ proxy, url: databaseUrl } = await databaseProxy());
     keys = await startTestApp();
   }, 120_000);
   afterAll(async () => {
@@ -19,10 +19,8 @@ describe('graceful shutdown of the service process', () => {
   });
 
   it('on SIGTERM, finishes every in-flight request, then exits 0', async () => {
-    const viaProxy = new URL(process.env.DATABASE_URL!);
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
     const { child, url, exited } = await startService({
-      DATABASE_URL: viaProxy.toString(),
+      DATABASE_URL: databaseUrl,
       API_KEY_PREFIX: 'pet_test_',
     });
     const { auth } = await keys.issueKey();

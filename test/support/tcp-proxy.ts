@@ -70,3 +70,14 @@ export class TcpProxy {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
   }
 }
+
+/**
+ * A proxy in front of the run's database, and its DATABASE_URL: a test starts an app on it to cut
+ * and restore the database under that app alone.
+ */
+export async function databaseProxy(): Promise<{ proxy: TcpProxy; url: string }> {
+  const database = new URL(process.env.DATABASE_URL!);
+  const proxy = await new TcpProxy(database.hostname, Number(database.port || 5432)).start();
+  database.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url: database.toString() };
+}
