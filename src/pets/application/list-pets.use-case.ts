@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Pet, PetId } from '../domain/pet';
-import { PetStatus } from '../domain/pet-status';
+import { PetStatus } from '../../common/pet-status';
 import { PetRepository } from './pet.repository';
 
 export const DEFAULT_PAGE_SIZE = 20;

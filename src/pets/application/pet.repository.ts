@@ -1,5 +1,5 @@
 import { NewPet, Pet, PetId } from '../domain/pet';
-import { PetStatus } from '../domain/pet-status';
+import { PetStatus } from '../../common/pet-status';
 
 export interface PetPageQuery {
   /** Only pets with this status, when given. */

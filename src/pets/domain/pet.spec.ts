@@ -1,6 +1,6 @@
 import { newPet, MAX_CATEGORY_ID } from './pet';
 import { InvalidPetError } from './pet.errors';
-import { PetStatus } from './pet-status';
+import { PetStatus } from '../../common/pet-status';
 
 describe('newPet', () => {
   it('defaults the status to available', () => {

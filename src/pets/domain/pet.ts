@@ -1,5 +1,5 @@
 import { TextBounds, textProblem } from '../../common/text';
-import { DEFAULT_PET_STATUS, isPetStatus, PetStatus } from './pet-status';
+import { DEFAULT_PET_STATUS, isPetStatus, PetStatus } from '../../common/pet-status';
 import { InvalidPetError } from './pet.errors';
 
 /** A pet's name, in Unicode code points. */

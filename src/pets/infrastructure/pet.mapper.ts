@@ -1,5 +1,5 @@
 import { NewPet, Pet } from '../domain/pet';
-import { isPetStatus } from '../domain/pet-status';
+import { isPetStatus } from '../../common/pet-status';
 import { PetOrmEntity } from './pet.orm-entity';
 
 export const PetMapper = {

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { IsInt64Text } from '../../../platform/http/request/int64';
-import { PET_STATUSES, PetStatus } from '../../domain/pet-status';
+import { PET_STATUSES, PetStatus } from '../../../common/pet-status';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../application/list-pets.use-case';
 
 /** Query values arrive as strings; they are checked as text so nothing is coerced or rounded. */

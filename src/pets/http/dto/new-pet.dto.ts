@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
 import { IsText } from '../../../platform/http/request/text.validator';
 import { MAX_CATEGORY_ID, PET_NAME } from '../../domain/pet';
-import { PET_STATUSES, PetStatus } from '../../domain/pet-status';
+import { PET_STATUSES, PetStatus } from '../../../common/pet-status';
 
 /** The body of a create: the specification's `NewPet`. */
 @ApiSchema({ name: 'NewPet' })

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { PET_STATUSES, PetStatus } from '../../domain/pet-status';
+import { PET_STATUSES, PetStatus } from '../../../common/pet-status';
 
 /** An animal as returned: the specification's `Pet`. */
 @ApiSchema({ name: 'Pet' })

@@ -1,3 +1,7 @@
+/**
+ * The statuses of a pet: the pets feature stores them, and the store feature moves pets between
+ * them as orders go (a shared kernel, so that neither feature imports the other).
+ */
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 
 export type PetStatus = (typeof PET_STATUSES)[number];
