@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AccessModule } from './access/access.module';
+import { migrations } from './migrations';
 import { AdminModule } from './access/admin/admin.module';
 import { PetsModule } from './pets/pets.module';
 import { AppConfig } from './platform/config/app-config';
@@ -21,7 +22,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule,
+        DatabaseModule.forRoot(migrations),
         AccessModule,
         HttpModule,
         ObservabilityModule,

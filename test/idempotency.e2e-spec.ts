@@ -1,7 +1,7 @@
 import { generateApiKey } from '@pet-adoption/api-keys';
 import { DataSource } from 'typeorm';
-import { migrations } from '../src/platform/database/migrations';
-import { IdempotencyKeysRecordResponses1795219600000 } from '../src/platform/database/migrations/1795219600000-idempotency-keys-record-responses';
+import { migrations } from '../src/migrations';
+import { IdempotencyKeysRecordResponses1795219600000 } from '../src/platform/idempotency/migrations/1795219600000-idempotency-keys-record-responses';
 import { fingerprintOf } from '../src/platform/idempotency/idempotency';
 import { IdempotencyKeyPruner } from '../src/platform/idempotency/idempotency-key-pruner';
 import { freshDatabase } from './support/fresh-database';

@@ -6,6 +6,7 @@ import { KeyBans } from './key-bans';
 import { AppConfig } from '../platform/config/app-config';
 import { ApiKeyRateLimitSubjectResolver } from './api-key-rate-limit-subject.resolver';
 import { RateLimitKeyBans } from './rate-limit-key-bans';
+import { DEFAULT_SCOPES, SCOPES } from './scopes';
 
 /** The API-key library, configured from the environment; shared with the command line. */
 export function apiKeysFromConfig() {
@@ -14,6 +15,7 @@ export function apiKeysFromConfig() {
     useFactory: (config: AppConfig) => ({
       keyPrefix: config.apiKeys.prefix,
       cacheTtlMs: config.apiKeys.cacheTtlMs,
+      scopes: { known: SCOPES, defaults: DEFAULT_SCOPES },
     }),
   });
 }

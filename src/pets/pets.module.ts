@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DatabaseModule } from '../platform/database/database.module';
 import { HttpModule } from '../platform/http/http.module';
 import { CreatePet } from './application/create-pet.use-case';
 import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
@@ -12,12 +11,7 @@ import { PetOrmEntity } from './infrastructure/pet.orm-entity';
 import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository';
 
 @Module({
-  imports: [
-    DatabaseModule,
-    HttpModule,
-    IdempotencyModule,
-    TypeOrmModule.forFeature([PetOrmEntity]),
-  ],
+  imports: [HttpModule, IdempotencyModule, TypeOrmModule.forFeature([PetOrmEntity])],
   controllers: [PetsController],
   providers: [
     ListPets,

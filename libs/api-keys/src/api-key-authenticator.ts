@@ -185,6 +185,12 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
   private clientOf(record: ApiKeyRecord): ApiClient {
     const limits = record.plan === 'enterprise' ? record.limits : this.options.plans[record.plan];
     if (!limits) throw new Error(`API key ${record.id} has no limits for its plan ${record.plan}.`);
-    return { keyId: record.id, name: record.name, plan: record.plan, limits };
+    return {
+      keyId: record.id,
+      name: record.name,
+      plan: record.plan,
+      limits,
+      scopes: record.scopes,
+    };
   }
 }

@@ -69,6 +69,7 @@ describe('ApiKeyGuard', () => {
       name: 'shop',
       plan: 'pro',
       limits: { perMinute: 300, perDay: 10_000 },
+      scopes: [],
     });
   });
 

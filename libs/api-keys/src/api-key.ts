@@ -7,6 +7,8 @@ export interface ApiKeyRecord {
   plan: Plan;
   /** Own limits of an enterprise key; null for the other plans, which take the plan table's. */
   limits: RateLimits | null;
+  /** What the key may do, in the application's terms (`orders:read`, ...). */
+  scopes: string[];
   /** The first characters of the key, enough to recognise it in a listing. */
   prefix: string;
   hash: string;
@@ -15,7 +17,10 @@ export interface ApiKeyRecord {
   lastUsedAt: Date | null;
 }
 
-export type NewApiKeyRecord = Pick<ApiKeyRecord, 'name' | 'plan' | 'limits' | 'prefix' | 'hash'>;
+export type NewApiKeyRecord = Pick<
+  ApiKeyRecord,
+  'name' | 'plan' | 'limits' | 'scopes' | 'prefix' | 'hash'
+>;
 
 /** The client a valid key identifies, as handlers and the rate limiter see it. */
 export interface ApiClient {
@@ -23,4 +28,5 @@ export interface ApiClient {
   name: string;
   plan: Plan;
   limits: RateLimits;
+  scopes: readonly string[];
 }

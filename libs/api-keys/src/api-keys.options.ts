@@ -13,6 +13,11 @@ export interface ApiKeysOptions {
   maxCacheEntries?: number;
   /** How often the last use of keys is written, in one statement for all keys used meanwhile. */
   lastUsedFlushMs?: number;
+  /**
+   * The scopes a key may carry, and those a key issued without any gets; none by default. The
+   * table's migration (ApiKeyScopesMigration) gives existing keys the same defaults.
+   */
+  scopes?: { known: readonly string[]; defaults: readonly string[] };
 }
 
 export const API_KEYS_OPTIONS = Symbol('API_KEYS_OPTIONS');
@@ -27,5 +32,6 @@ export function resolveOptions(options: ApiKeysOptions): ResolvedApiKeysOptions 
     maxCacheEntries: options.maxCacheEntries ?? 10_000,
     lastUsedFlushMs: options.lastUsedFlushMs ?? 10_000,
     keyPrefix: options.keyPrefix,
+    scopes: options.scopes ?? { known: [], defaults: [] },
   };
 }

@@ -18,6 +18,7 @@ describe('ApiKeys', () => {
         pro: { perMinute: 300, perDay: 10_000 },
         business: { perMinute: 1000, perDay: 100_000 },
       },
+      scopes: { known: ['read', 'write', 'admin'], defaults: ['read', 'write'] },
     });
     authenticator = new ApiKeyAuthenticator(store, options);
     keys = new ApiKeys(store, authenticator, options);
@@ -91,6 +92,31 @@ describe('ApiKeys', () => {
   ])('refuses %s', async (_, request, message) => {
     await expect(keys.issue(request)).rejects.toThrow(ApiKeyRequestError);
     await expect(keys.issue(request)).rejects.toThrow(message);
+    expect(store.records).toHaveLength(0);
+  });
+
+  it('gives a key the default scopes unless it names its own, and shows them', async () => {
+    const plain = await keys.issue({ name: 'plain', plan: 'free' });
+    const own = await keys.issue({ name: 'own', plan: 'free', scopes: ['admin'] });
+    expect(plain.apiKey.scopes).toEqual(['read', 'write']);
+    expect(own.apiKey.scopes).toEqual(['admin']);
+    expect((await keys.list()).map((key) => key.scopes)).toEqual([['read', 'write'], ['admin']]);
+    const request = { headers: { authorization: `Bearer ${own.key}` } };
+    expect(await authenticator.authenticate(request)).toMatchObject({
+      client: { scopes: ['admin'] },
+    });
+  });
+
+  it.each([
+    ['an empty list', [], 'scopes must name at least one scope.'],
+    ['an unknown scope', ['read', 'delete'], 'scopes must each be one of read, write, admin.'],
+    ['a repeated scope', ['read', 'read'], 'scopes must not repeat a scope.'],
+    ['not a list', 'read', 'scopes must be a list.'],
+  ])('refuses %s of scopes', async (_, scopes, message) => {
+    const request = { name: 'shop', plan: 'free', scopes } as unknown as IssueApiKey;
+    await expect(keys.issue(request)).rejects.toEqual(
+      new ApiKeyRequestError('validation_failed', message),
+    );
     expect(store.records).toHaveLength(0);
   });
 

@@ -11,6 +11,8 @@ export interface IssueApiKey {
   name: string;
   plan: Plan;
   limits?: RateLimits;
+  /** What the key may do; the configured defaults when not given. */
+  scopes?: readonly string[];
 }
 
 /** An API key as shown to an administrator: never the hash. */
@@ -19,6 +21,7 @@ export interface ApiKeyView {
   name: string;
   plan: Plan;
   limits: RateLimits;
+  scopes: string[];
   prefix: string;
   createdAt: Date;
   revokedAt: Date | null;
@@ -58,6 +61,7 @@ export class ApiKeys {
       name: request.name,
       plan: request.plan,
       limits: request.plan === 'enterprise' ? request.limits! : null,
+      scopes: [...(request.scopes ?? this.options.scopes.defaults)],
       prefix,
       hash,
     });
@@ -80,9 +84,10 @@ export class ApiKeys {
     return this.store.count();
   }
 
-  private check({ name, plan, limits }: IssueApiKey): void {
+  private check({ name, plan, limits, scopes }: IssueApiKey): void {
     const nameProblem = keyNameProblem(name);
     if (nameProblem) throw new ApiKeyRequestError('validation_failed', `name ${nameProblem}.`);
+    if (scopes !== undefined) this.checkScopes(scopes);
     if (!isPlan(plan)) {
       throw new ApiKeyRequestError('validation_failed', `plan must be one of ${PLANS.join(', ')}.`);
     }
@@ -118,9 +123,23 @@ export class ApiKeys {
     }
   }
 
+  private checkScopes(scopes: readonly string[]): void {
+    const { known } = this.options.scopes;
+    const problem = !Array.isArray(scopes)
+      ? 'must be a list'
+      : scopes.length === 0
+        ? 'must name at least one scope'
+        : scopes.find((scope) => !known.includes(scope))
+          ? `must each be one of ${known.join(', ')}`
+          : new Set(scopes).size !== scopes.length
+            ? 'must not repeat a scope'
+            : null;
+    if (problem) throw new ApiKeyRequestError('validation_failed', `scopes ${problem}.`);
+  }
+
   private view(record: ApiKeyRecord): ApiKeyView {
     const limits = record.plan === 'enterprise' ? record.limits! : this.options.plans[record.plan];
-    const { id, name, plan, prefix, createdAt, revokedAt, lastUsedAt } = record;
-    return { id, name, plan, limits, prefix, createdAt, revokedAt, lastUsedAt };
+    const { id, name, plan, scopes, prefix, createdAt, revokedAt, lastUsedAt } = record;
+    return { id, name, plan, limits, scopes, prefix, createdAt, revokedAt, lastUsedAt };
   }
 }

@@ -10,5 +10,6 @@ export * from './api-keys.service';
 export * from './bearer';
 export * from './plans';
 export * from './typeorm/api-key.orm-entity';
+export * from './typeorm/api-key-scopes.migration';
 export * from './typeorm/create-api-keys.migration';
 export * from './typeorm/typeorm-api-key.store';

@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
-import { DatabaseModule } from '../../platform/database/database.module';
 import { AccessModule } from '../access.module';
 import { AdminController } from './admin.controller';
 import { AdminTokenGuard } from './admin-token.guard';
 import { FirstRunKey } from './first-run-key';
 
 @Module({
-  imports: [DatabaseModule, AccessModule],
+  imports: [AccessModule],
   controllers: [AdminController],
   providers: [AdminTokenGuard, FirstRunKey],
 })

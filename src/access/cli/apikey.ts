@@ -8,6 +8,7 @@ import { ConfigModule } from '../../platform/config/config.module';
 import { AppConfig, ConfigError, loadConfig } from '../../platform/config/app-config';
 import { DataDirLock } from '../../platform/database/data-dir-lock';
 import { DatabaseModule } from '../../platform/database/database.module';
+import { migrations } from '../../migrations';
 
 const USAGE = `Manage API keys in the configured database (DATABASE_URL, or the embedded one in DATA_DIR).
 
@@ -22,7 +23,11 @@ class ApiKeyCliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ApiKeyCliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, apiKeysFromConfig()],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(migrations),
+        apiKeysFromConfig(),
+      ],
     };
   }
 }

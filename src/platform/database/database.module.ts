@@ -1,9 +1,8 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationInterface } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { DatabaseEndpoint } from './database-endpoint';
-import { migrations } from './migrations';
 import { runMigrationsExclusively } from './migrations-runner';
 import { SqlStatements } from './sql-statements';
 
@@ -15,43 +14,54 @@ import { SqlStatements } from './sql-statements';
 })
 class DatabaseEndpointModule {}
 
-@Module({
-  imports: [
-    DatabaseEndpointModule,
-    TypeOrmModule.forRootAsync({
-      imports: [DatabaseEndpointModule],
-      inject: [AppConfig, DatabaseEndpoint],
-      useFactory: (config: AppConfig, endpoint: DatabaseEndpoint) => ({
-        type: 'postgres' as const,
-        url: endpoint.url,
-        autoLoadEntities: true,
-        migrations,
-        migrationsRun: config.database.runMigrations,
-        synchronize: false,
-        // A single attempt: the service starts (or fails) promptly and recovers from
-        // outages per request, through the pool.
-        retryAttempts: 0,
-        extra: {
-          // PGlite has one session and runs one query at a time: a single connection loses no
-          // throughput, and several stalled on concurrent transactions (docs/adr/0003).
-          max: endpoint.isEmbedded ? 1 : config.database.poolSize,
-          // An outage must turn into a prompt 503, never an endless wait.
-          connectionTimeoutMillis: config.database.connectTimeoutMs,
-          statement_timeout: config.database.statementTimeoutMs,
-          query_timeout: config.database.statementTimeoutMs + 1000,
-          idleTimeoutMillis: 30_000,
-        },
-      }),
-      // TypeORM would run the migrations as it initialises, unguarded: they run here, under a lock.
-      dataSourceFactory: async (options) => {
-        const { migrationsRun, ...rest } = options!;
-        const dataSource = await new DataSource({ ...rest, migrationsRun: false }).initialize();
-        if (migrationsRun) await runMigrationsExclusively(dataSource);
-        return dataSource;
-      },
-    }),
-  ],
-  providers: [SqlStatements],
-  exports: [DatabaseEndpointModule, SqlStatements],
-})
-export class DatabaseModule {}
+/**
+ * The database, for every module: TypeORM's data source on PostgreSQL or the embedded engine, the
+ * hot-statement runner, and the application's migrations, applied under a lock at start-up.
+ */
+@Module({})
+export class DatabaseModule {
+  /** `migrations`: every table's, in order, as the application's wiring lists them. */
+  static forRoot(migrations: (new () => MigrationInterface)[]): DynamicModule {
+    return {
+      module: DatabaseModule,
+      global: true,
+      imports: [
+        DatabaseEndpointModule,
+        TypeOrmModule.forRootAsync({
+          imports: [DatabaseEndpointModule],
+          inject: [AppConfig, DatabaseEndpoint],
+          useFactory: (config: AppConfig, endpoint: DatabaseEndpoint) => ({
+            type: 'postgres' as const,
+            url: endpoint.url,
+            autoLoadEntities: true,
+            migrations,
+            migrationsRun: config.database.runMigrations,
+            synchronize: false,
+            // A single attempt: the service starts (or fails) promptly and recovers from
+            // outages per request, through the pool.
+            retryAttempts: 0,
+            extra: {
+              // PGlite has one session and runs one query at a time: a single connection loses no
+              // throughput, and several stalled on concurrent transactions (docs/adr/0003).
+              max: endpoint.isEmbedded ? 1 : config.database.poolSize,
+              // An outage must turn into a prompt 503, never an endless wait.
+              connectionTimeoutMillis: config.database.connectTimeoutMs,
+              statement_timeout: config.database.statementTimeoutMs,
+              query_timeout: config.database.statementTimeoutMs + 1000,
+              idleTimeoutMillis: 30_000,
+            },
+          }),
+          // TypeORM would run the migrations as it initialises, unguarded: they run here, under a lock.
+          dataSourceFactory: async (options) => {
+            const { migrationsRun, ...rest } = options!;
+            const dataSource = await new DataSource({ ...rest, migrationsRun: false }).initialize();
+            if (migrationsRun) await runMigrationsExclusively(dataSource);
+            return dataSource;
+          },
+        }),
+      ],
+      providers: [SqlStatements],
+      exports: [DatabaseEndpointModule, SqlStatements],
+    };
+  }
+}

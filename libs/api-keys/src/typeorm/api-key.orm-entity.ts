@@ -17,6 +17,9 @@ export class ApiKeyOrmEntity {
   @Column({ name: 'per_day', type: 'integer', nullable: true })
   perDay!: number | null;
 
+  @Column({ type: 'text', array: true })
+  scopes!: string[];
+
   @Column({ type: 'varchar', length: 32 })
   prefix!: string;
 

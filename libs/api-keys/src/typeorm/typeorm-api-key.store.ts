@@ -15,6 +15,7 @@ function toRecord(row: ApiKeyOrmEntity): ApiKeyRecord {
       row.perMinute !== null && row.perDay !== null
         ? { perMinute: row.perMinute, perDay: row.perDay }
         : null,
+    scopes: row.scopes,
     prefix: row.prefix,
     hash: row.hash,
     createdAt: row.createdAt,
@@ -43,6 +44,7 @@ export class TypeOrmApiKeyStore extends ApiKeyStore {
         plan: key.plan,
         perMinute: key.limits?.perMinute ?? null,
         perDay: key.limits?.perDay ?? null,
+        scopes: key.scopes,
         prefix: key.prefix,
         hash: key.hash,
       }),

@@ -1,0 +1,28 @@
+/**
+ * What an API key may do. Each operation names the scope it needs (route metadata); a key carries
+ * a set of them. Plain data: the guard, the admin API, the CLI and the migration all read it.
+ */
+export const SCOPES = [
+  'pets:read',
+  'pets:write',
+  'orders:read',
+  'orders:write',
+  'orders:manage',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+/**
+ * A key issued without scopes, and every key that existed before scopes, gets these: all of v1's
+ * access and its own orders. `orders:manage` (everyone's orders) is given only when asked for.
+ */
+export const DEFAULT_SCOPES: readonly Scope[] = [
+  'pets:read',
+  'pets:write',
+  'orders:read',
+  'orders:write',
+];
+
+export function isScope(value: unknown): value is Scope {
+  return (SCOPES as readonly unknown[]).includes(value);
+}
