@@ -3,6 +3,7 @@ import { AccessModule } from './access/access.module';
 import { migrations } from './migrations';
 import { AdminModule } from './access/admin/admin.module';
 import { PetsModule } from './pets/pets.module';
+import { StoreModule } from './store/store.module';
 import { AppConfig } from './platform/config/app-config';
 import { ConfigModule } from './platform/config/config.module';
 import { DatabaseModule } from './platform/database/database.module';
@@ -10,7 +11,7 @@ import { HttpModule } from './platform/http/http.module';
 import { ObservabilityModule } from './platform/observability/observability.module';
 
 /** The modules the public OpenAPI document describes: the features under /v1. */
-export const PUBLIC_API_MODULES = [PetsModule];
+export const PUBLIC_API_MODULES = [PetsModule, StoreModule];
 /** The modules the admin API's document describes. */
 export const ADMIN_API_MODULES = [AdminModule];
 
@@ -28,6 +29,7 @@ export class AppModule {
         ObservabilityModule,
         AdminModule,
         PetsModule,
+        StoreModule,
       ],
     };
   }

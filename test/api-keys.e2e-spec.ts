@@ -197,6 +197,8 @@ describe('the admin API', () => {
       name: 'Acme',
       plan: 'enterprise',
       limits: { perMinute: 100, perDay: 1000 },
+      // A key issued without scopes: all of v1 and its own orders.
+      scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
       prefix: issued.body.key.slice(0, 13),
       key: expect.stringMatching(/^pet_test_[A-Za-z0-9_-]{43}$/),
       createdAt: expect.any(String),
@@ -217,6 +219,7 @@ describe('the admin API', () => {
       name: 'Acme',
       plan: 'enterprise',
       limits: { perMinute: 100, perDay: 1000 },
+      scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
       prefix: key.slice(0, 13),
       createdAt: issued.body.createdAt,
       revokedAt: null,

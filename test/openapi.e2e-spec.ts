@@ -9,12 +9,16 @@ type Operation = {
   tags: string[];
   security: unknown[];
   deprecated?: boolean;
+  description?: string;
+  requestBody?: { content: Record<string, unknown> };
+  'x-stability'?: string;
+  'x-required-scopes'?: string[];
   responses: Record<
     string,
     { description?: string; headers?: Record<string, unknown>; content?: unknown }
   >;
 };
-type ErrorSchema = { properties: { code: { enum?: string[] } } };
+type ErrorSchema = { properties: { code: { enum?: string[] } }; enum?: string[] };
 
 describe('the OpenAPI document and the health endpoints', () => {
   let t: TestApp;
@@ -69,6 +73,48 @@ describe('the OpenAPI document and the health endpoints', () => {
     });
   });
 
+  it('has the five store operations, tagged store, beta, each stating its scopes', () => {
+    const store = [
+      [operation('/store/orders', 'post'), 'placeOrder', ['orders:write']],
+      [operation('/store/orders', 'get'), 'listOrders', ['orders:read', 'orders:manage']],
+      [operation('/store/orders/{orderId}', 'get'), 'getOrder', ['orders:read', 'orders:manage']],
+      [
+        operation('/store/orders/{orderId}', 'patch'),
+        'updateOrder',
+        ['orders:write', 'orders:manage'],
+      ],
+      [operation('/store/inventory', 'get'), 'getInventory', ['pets:read']],
+    ] as const;
+    for (const [o, id, scopes] of store) {
+      expect(o.operationId).toBe(id);
+      expect(o.tags).toEqual(['store']);
+      expect(o['x-stability']).toBe('beta');
+      expect(o['x-required-scopes']).toEqual(scopes);
+      expect(o.description).toContain(`Scope: \`${scopes[0]}\``);
+      expect(o.responses['403'].headers).toHaveProperty('WWW-Authenticate');
+      for (const response of Object.values(o.responses)) {
+        expect(response.headers ?? {}).toHaveProperty('X-API-Stability');
+      }
+    }
+    for (const [path, method, scope] of [
+      ['/pets', 'get', 'pets:read'],
+      ['/pets', 'post', 'pets:write'],
+      ['/pets/{petId}', 'get', 'pets:read'],
+    ]) {
+      expect(operation(path, method)['x-required-scopes']).toEqual([scope]);
+      expect(operation(path, method)['x-stability']).toBeUndefined();
+    }
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(['Order', 'NewOrder', 'OrderStatus', 'Inventory']),
+    );
+    expect(document.components.schemas.OrderStatus).toMatchObject({
+      enum: ['placed', 'approved', 'delivered', 'cancelled'],
+    });
+    expect(Object.keys(operation('/store/orders/{orderId}', 'patch').requestBody!.content)).toEqual(
+      ['application/json', 'application/merge-patch+json'],
+    );
+  });
+
   it('marks getPet deprecated, with its headers on every response', () => {
     const getPet = operation('/pets/{petId}', 'get');
     expect(getPet.deprecated).toBe(true);
@@ -76,6 +122,7 @@ describe('the OpenAPI document and the health endpoints', () => {
       '200',
       '400',
       '401',
+      '403',
       '404',
       '410',
       '429',
@@ -115,7 +162,13 @@ describe('the OpenAPI document and the health endpoints', () => {
   });
 
   it('leaves the admin API out of the public document', () => {
-    expect(Object.keys(document.paths).sort()).toEqual(['/pets', '/pets/{petId}']);
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/pets',
+      '/pets/{petId}',
+      '/store/inventory',
+      '/store/orders',
+      '/store/orders/{orderId}',
+    ]);
   });
 
   it('documents the statuses of each operation, Location, Link and Retry-After', () => {
@@ -124,6 +177,7 @@ describe('the OpenAPI document and the health endpoints', () => {
       '201',
       '400',
       '401',
+      '403',
       '413',
       '415',
       '422',

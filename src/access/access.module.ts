@@ -6,7 +6,7 @@ import { KeyBans } from './key-bans';
 import { AppConfig } from '../platform/config/app-config';
 import { ApiKeyRateLimitSubjectResolver } from './api-key-rate-limit-subject.resolver';
 import { RateLimitKeyBans } from './rate-limit-key-bans';
-import { DEFAULT_SCOPES, SCOPES } from './scopes';
+import { DEFAULT_SCOPES, SCOPES } from '../common/scopes';
 
 /** The API-key library, configured from the environment; shared with the command line. */
 export function apiKeysFromConfig() {

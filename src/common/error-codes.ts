@@ -16,10 +16,24 @@ export const ERROR_CODES = {
     description:
       'The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`.',
   },
+  forbidden: {
+    status: 403,
+    description:
+      'The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`.',
+  },
   not_found: { status: 404, description: 'No such resource, or no such route.' },
   method_not_allowed: {
     status: 405,
     description: 'A known path with a method it does not support; `Allow` lists the methods.',
+  },
+  pet_not_available: {
+    status: 409,
+    description: 'The pet cannot be ordered: it is not `available` (the message names its status).',
+  },
+  invalid_transition: {
+    status: 409,
+    description:
+      'The order cannot move to that status from its current one (the message names both).',
   },
   gone: { status: 410, description: 'The operation has passed its sunset instant.' },
   payload_too_large: { status: 413, description: 'The body is larger than 16 KiB.' },

@@ -10,6 +10,7 @@ type OperationObject = {
   description?: string;
   deprecated?: boolean;
   responses?: Record<string, ResponseObject>;
+  requestBody?: { content?: Record<string, unknown> };
   [extension: `x-${string}`]: unknown;
 };
 
@@ -41,6 +42,10 @@ const WWW_AUTHENTICATE = stringHeader(
   '`Bearer`, or `Bearer error="invalid_token"` when a key was given',
 );
 
+const INSUFFICIENT_SCOPE = stringHeader(
+  'The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"`',
+);
+
 const RETRY_AFTER: HeaderObject = {
   description: 'Seconds to wait before retrying',
   schema: { type: 'integer', minimum: 1 },
@@ -66,15 +71,19 @@ function addHeaders(
 
 /**
  * Writes each operation's route facts (decorator metadata: src/platform/http/route-facts) in the
- * document's terms, with the configured sunsets: `deprecated`, `x-stability`, their headers on
- * every response, and a sentence of description.
+ * document's terms, with the configured sunsets: `deprecated`, `x-stability`,
+ * `x-required-scopes`, their headers, and a sentence of description each.
  */
 function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
   for (const operation of operationsOf(document)) {
     const facts = operation[ROUTE_FACTS_EXTENSION] as RouteFacts | undefined;
     if (!facts) continue;
     delete operation[ROUTE_FACTS_EXTENSION];
-    const { deprecation, stability } = facts;
+    const { deprecation, stability, scopes, acceptsMergePatch } = facts;
+    const content = operation.requestBody?.content;
+    if (acceptsMergePatch && content?.['application/json']) {
+      content['application/merge-patch+json'] = content['application/json'];
+    }
     if (deprecation) {
       const sunset = config.http.sunsets[deprecation.sunset];
       operation.deprecated = true;
@@ -94,6 +103,19 @@ function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
           `The successor: \`<…${deprecation.successor}>; rel="successor-version"\``,
         ),
       }));
+    }
+    if (scopes) {
+      operation['x-required-scopes'] = scopes;
+      const [scope, ...alternatives] = scopes.map((name) => `\`${name}\``);
+      operation.description = [
+        operation.description,
+        `Scope: ${scope}${alternatives.length ? ` (or ${alternatives.join(', ')})` : ''}.`,
+      ]
+        .filter(Boolean)
+        .join(' ');
+      addHeaders(operation, (status) =>
+        status === '403' ? { 'WWW-Authenticate': INSUFFICIENT_SCOPE } : undefined,
+      );
     }
     if (stability) {
       operation['x-stability'] = stability;
@@ -131,8 +153,9 @@ export function createOpenApiDocument(
   const builder = new DocumentBuilder()
     .setTitle('Pet Adoption Service')
     .setDescription(
-      'JSON over HTTP interface for a pet store: list, add and fetch animals. ' +
-        'Every operation requires an API key sent as a bearer token.',
+      'JSON over HTTP interface for a pet store: list, add and fetch animals, and adopt them ' +
+        'through orders. Every operation requires an API key sent as a bearer token, carrying ' +
+        'the scope the operation names.',
     )
     .setVersion('1.0.0')
     .addServer(config.http.publicBaseUrl, 'Production')
@@ -141,7 +164,8 @@ export function createOpenApiDocument(
       scheme: 'bearer',
       description: 'API key: `Authorization: Bearer <API_KEY>`',
     })
-    .addTag('animals', 'Animals of the pet store');
+    .addTag('animals', 'Animals of the pet store')
+    .addTag('store', 'Adoptions: orders for animals, and the inventory');
   if (config.http.stagingBaseUrl) builder.addServer(config.http.stagingBaseUrl, 'Staging');
 
   const document = SwaggerModule.createDocument(app, builder.build(), {

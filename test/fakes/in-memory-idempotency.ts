@@ -17,7 +17,8 @@ export class InMemoryIdempotency extends Idempotency {
     const earlier = this.claims.get(id);
     if (earlier) {
       if (earlier.fingerprint !== request.fingerprint) throw new IdempotencyKeyReusedError();
-      return { value: earlier.value as T, replayed: true };
+      // As the port answers a retry: the value as recorded, in JSON.
+      return { value: JSON.parse(JSON.stringify(earlier.value)) as T, replayed: true };
     }
     const value = await create();
     this.claims.set(id, { fingerprint: request.fingerprint, value });

@@ -72,5 +72,5 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
 
 /** Empties the tables a test file relies on. */
 export async function resetDatabase(dataSource: DataSource): Promise<void> {
-  await dataSource.query('TRUNCATE pets, idempotency_keys RESTART IDENTITY');
+  await dataSource.query('TRUNCATE orders, pets, idempotency_keys RESTART IDENTITY');
 }

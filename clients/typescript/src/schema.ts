@@ -13,11 +13,14 @@ export interface paths {
     };
     /**
      * List animals
-     * @description Returns a page of animals in ascending id order.
+     * @description Returns a page of animals in ascending id order. Scope: `pets:read`.
      */
     get: operations['listPets'];
     put?: never;
-    /** Add an animal */
+    /**
+     * Add an animal
+     * @description Scope: `pets:write`.
+     */
     post: operations['createPet'];
     delete?: never;
     options?: never;
@@ -35,9 +38,77 @@ export interface paths {
     /**
      * Fetch one animal (deprecated)
      * @deprecated
-     * @description Returns one animal by identifier. Deprecated since 2026-11-21, removed at 2030-12-05T00:00:00.000Z (it answers 410 `gone` from then on): use GET /v1/pets with a status filter.
+     * @description Returns one animal by identifier. Deprecated since 2026-11-21, removed at 2030-12-05T00:00:00.000Z (it answers 410 `gone` from then on): use GET /v1/pets with a status filter. Scope: `pets:read`.
      */
     get: operations['getPet'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/store/orders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List orders
+     * @description Beta: it may still change. Returns a page of the key's own orders (every key's with `orders:manage`) in ascending id order. Scope: `orders:read` (or `orders:manage`).
+     */
+    get: operations['listOrders'];
+    put?: never;
+    /**
+     * Order an animal for adoption
+     * @description Beta: it may still change. The animal must be `available`; it is `pending` from then on. Scope: `orders:write`.
+     */
+    post: operations['placeOrder'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/store/orders/{orderId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Fetch one order
+     * @description Beta: it may still change. Another key's order is a 404 without `orders:manage`. Scope: `orders:read` (or `orders:manage`).
+     */
+    get: operations['getOrder'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Approve, deliver or cancel an order
+     * @description Beta: it may still change. The animal follows its order: `sold` once delivered, `available` again once cancelled. Cancelling takes `orders:write` (own orders) or `orders:manage`; approving and delivering take `orders:manage`. The body may be sent as `application/json` or `application/merge-patch+json`. Scope: `orders:write` (or `orders:manage`).
+     */
+    patch: operations['updateOrder'];
+    trace?: never;
+  };
+  '/store/inventory': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Count the animals by status
+     * @description Beta: it may still change. Exact counts, as of the request. Scope: `pets:read`.
+     */
+    get: operations['getInventory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -60,8 +131,11 @@ export interface components {
         | 'validation_failed'
         | 'malformed_json'
         | 'unauthorized'
+        | 'forbidden'
         | 'not_found'
         | 'method_not_allowed'
+        | 'pet_not_available'
+        | 'invalid_transition'
         | 'gone'
         | 'payload_too_large'
         | 'unsupported_media_type'
@@ -122,7 +196,69 @@ export interface components {
       /** @description Availability of the animal; `available` when omitted */
       status?: components['schemas']['PetStatus'];
     };
+    NewOrder: {
+      /**
+       * Format: int64
+       * @description The animal to adopt; it must be `available`
+       * @example 1
+       */
+      petId: number;
+    };
+    /**
+     * @description `placed → approved → delivered`, or `cancelled` from `placed` or `approved`; the animal is `pending` while the order is open, `sold` once delivered, `available` again once cancelled
+     * @enum {string}
+     */
+    OrderStatus: 'placed' | 'approved' | 'delivered' | 'cancelled';
+    Order: {
+      /**
+       * Format: int64
+       * @description Assigned by the service
+       */
+      id: number;
+      /**
+       * Format: int64
+       * @description The animal ordered
+       */
+      petId: number;
+      /** @description `placed → approved → delivered`, or `cancelled` from `placed` or `approved`; the animal is `pending` while the order is open, `sold` once delivered, `available` again once cancelled */
+      status: components['schemas']['OrderStatus'];
+      /**
+       * Format: date-time
+       * @description When it was placed (UTC)
+       */
+      placedAt: string;
+      /**
+       * Format: date-time
+       * @description Its last change (UTC)
+       */
+      updatedAt: string;
+    };
+    OrderUpdate: {
+      /**
+       * @description The status to move to: `cancelled` with `orders:write` (own orders) or `orders:manage`; `approved` and `delivered` with `orders:manage`
+       * @enum {string}
+       */
+      status: 'approved' | 'delivered' | 'cancelled';
+    };
+    Inventory: {
+      /**
+       * Format: int64
+       * @description Animals available
+       */
+      available: number;
+      /**
+       * Format: int64
+       * @description Animals pending (an open order holds them)
+       */
+      pending: number;
+      /**
+       * Format: int64
+       * @description Animals sold
+       */
+      sold: number;
+    };
     Pets: components['schemas']['Pet'][];
+    Orders: components['schemas']['Order'][];
   };
   responses: never;
   parameters: never;
@@ -202,6 +338,27 @@ export interface operations {
           /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
           RateLimit?: string;
           /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -342,6 +499,27 @@ export interface operations {
           /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
           RateLimit?: string;
           /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -558,6 +736,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
+          Deprecation?: string;
+          /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
+          Sunset?: string;
+          /** @description The successor: `<…/pets>; rel="successor-version"` */
+          Link?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
@@ -681,6 +886,1056 @@ export interface operations {
           Sunset?: string;
           /** @description The successor: `<…/pets>; rel="successor-version"` */
           Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listOrders: {
+    parameters: {
+      query?: {
+        /** @description Maximum number of orders to return */
+        limit?: number;
+        /** @description Only orders with this status */
+        status?: components['schemas']['OrderStatus'];
+        /** @description Only orders of this animal */
+        petId?: number;
+        /** @description Return only orders whose id is greater than this (the `next` link sets it) */
+        after?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The list of orders */
+      200: {
+        headers: {
+          /** @description RFC 8288 link to the next page (`rel="next"`), present when more orders match */
+          Link?: string;
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Orders'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  placeOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes retries safe: a retry with the same key and body within 24 hours returns the original 201 (with `Idempotent-Replayed: true`) instead of a second order; the same key with another body is a 422. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NewOrder'];
+      };
+    };
+    responses: {
+      /** @description Order placed */
+      201: {
+        headers: {
+          /** @description Address of the new order */
+          Location?: string;
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Order'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `pet_not_available`: The pet cannot be ordered: it is not `available` (the message names its status). */
+      409: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than 16 KiB. */
+      413: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: The body is not `application/json`. */
+      415: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `idempotency_key_reused`: The `Idempotency-Key` was already used by this API key with a different body. */
+      422: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the order */
+        orderId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The order */
+      200: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Order'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the order */
+        orderId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderUpdate'];
+        'application/merge-patch+json': components['schemas']['OrderUpdate'];
+      };
+    };
+    responses: {
+      /** @description The order, changed */
+      200: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Order'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_transition`: The order cannot move to that status from its current one (the message names both). */
+      409: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than 16 KiB. */
+      413: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: The body is not `application/json`. */
+      415: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getInventory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Animals by status */
+      200: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Inventory'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
           [name: string]: unknown;
         };
         content: {

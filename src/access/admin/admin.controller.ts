@@ -8,6 +8,7 @@ import { AdminTokenGuard } from './admin-token.guard';
 import { ApiKeyIdParamsDto } from './dto/api-key-id.params.dto';
 import { ApiKeyDto, IssuedApiKeyDto } from './dto/api-key.dto';
 import { IssueApiKeyDto } from './dto/issue-api-key.dto';
+import { Scope } from '../../common/scopes';
 import { KeyBans } from '../key-bans';
 
 /** The admin API for API keys: outside /v1, behind ADMIN_TOKEN instead of an API key. */
@@ -49,7 +50,17 @@ export class AdminController {
       limits: body.limits && { ...body.limits },
     });
     const { id, name, plan, limits, prefix, createdAt } = apiKey;
-    return { id: Number(id), name, plan, limits, prefix, key, createdAt: createdAt.toISOString() };
+    const scopes = apiKey.scopes as Scope[];
+    return {
+      id: Number(id),
+      name,
+      plan,
+      limits,
+      scopes,
+      prefix,
+      key,
+      createdAt: createdAt.toISOString(),
+    };
   }
 
   @Get()
@@ -95,6 +106,7 @@ export class AdminController {
       name: key.name,
       plan: key.plan,
       limits: key.limits,
+      scopes: key.scopes as Scope[],
       prefix: key.prefix,
       createdAt: key.createdAt.toISOString(),
       revokedAt: iso(key.revokedAt),

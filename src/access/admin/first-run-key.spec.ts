@@ -2,7 +2,7 @@ import { ApiKeyAuthenticator, ApiKeys, resolveOptions } from '@pet-adoption/api-
 import { InMemoryApiKeyStore } from '@pet-adoption/api-keys/testing';
 import { loadConfig } from '../../platform/config/app-config';
 import { DatabaseEndpoint } from '../../platform/database/database-endpoint';
-import { DEFAULT_SCOPES, SCOPES } from '../scopes';
+import { DEFAULT_SCOPES, SCOPES } from '../../common/scopes';
 import { FirstRunKey } from './first-run-key';
 
 describe('FirstRunKey', () => {

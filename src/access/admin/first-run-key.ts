@@ -2,7 +2,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { ApiKeys } from '@pet-adoption/api-keys';
 import { AppConfig } from '../../platform/config/app-config';
 import { DatabaseEndpoint } from '../../platform/database/database-endpoint';
-import { SCOPES } from '../scopes';
+import { SCOPES } from '../../common/scopes';
 
 /**
  * First run on the embedded database: with no key at all, issue one free key and print it once,

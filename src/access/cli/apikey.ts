@@ -9,10 +9,12 @@ import { AppConfig, ConfigError, loadConfig } from '../../platform/config/app-co
 import { DataDirLock } from '../../platform/database/data-dir-lock';
 import { DatabaseModule } from '../../platform/database/database.module';
 import { migrations } from '../../migrations';
+import { DEFAULT_SCOPES, SCOPES } from '../../common/scopes';
 
 const USAGE = `Manage API keys in the configured database (DATABASE_URL, or the embedded one in DATA_DIR).
 
   npm run apikey -- issue --name <name> --plan <${PLANS.join('|')}> [--per-minute N --per-day N]
+      [--scopes ${SCOPES.join(',')}]   (default: ${DEFAULT_SCOPES.join(',')})
   npm run apikey -- list
   npm run apikey -- revoke <id>
 
@@ -41,6 +43,7 @@ async function run(argv: string[]): Promise<string> {
       plan: { type: 'string' },
       'per-minute': { type: 'string' },
       'per-day': { type: 'string' },
+      scopes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -70,6 +73,8 @@ async function run(argv: string[]): Promise<string> {
       name: values.name!,
       plan: values.plan as never,
       limits,
+      // Checked by the library: an unknown, repeated or empty scope is refused with its reason.
+      scopes: values.scopes?.split(',').map((scope) => scope.trim()),
     });
     return `${JSON.stringify({ ...apiKey, key }, null, 2)}\n\nThe key is shown this once only: store it now.`;
   } finally {

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Idempotency, fingerprintOf } from '../../platform/idempotency/idempotency';
+import {
+  ClientIdempotencyKey,
+  fingerprintOf,
+  Idempotency,
+} from '../../platform/idempotency/idempotency';
 import { newPet, NewPetInput, Pet } from '../domain/pet';
 import { PetRepository } from './pet.repository';
-
-/** A client's Idempotency-Key, and whose it is. */
-export interface IdempotencyKey {
-  scope: string;
-  key: string;
-}
 
 export interface Creation {
   pet: Pet;
@@ -22,7 +20,7 @@ export class CreatePet {
     private readonly idempotency: Idempotency,
   ) {}
 
-  async execute(input: NewPetInput, idempotencyKey?: IdempotencyKey): Promise<Creation> {
+  async execute(input: NewPetInput, idempotencyKey?: ClientIdempotencyKey): Promise<Creation> {
     const pet = newPet(input);
     if (!idempotencyKey) return { pet: await this.pets.add(pet), replayed: false };
     // The fingerprint is of the request as sent: a retry omitting `status` is not the same

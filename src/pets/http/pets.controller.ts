@@ -13,7 +13,7 @@ import { ListPetsQueryDto } from './dto/list-pets-query.dto';
 import { NewPetDto } from './dto/new-pet.dto';
 import { PetDto } from './dto/pet.dto';
 import { ApiNamedArrayResponse } from '../../platform/http/response/api-named-array-response.decorator';
-import { Deprecated } from '../../platform/http/route-facts/route-facts.decorators';
+import { Deprecated, RequiresScope } from '../../platform/http/route-facts/route-facts.decorators';
 import { PetIdParamsDto, petIdOf } from './dto/pet-id.params.dto';
 
 @ApiTags('animals')
@@ -35,6 +35,7 @@ export class PetsController {
   ) {}
 
   @Get()
+  @RequiresScope('pets:read')
   @ApiOperation({
     operationId: 'listPets',
     summary: 'List animals',
@@ -72,6 +73,7 @@ export class PetsController {
 
   @Post()
   @HttpCode(201)
+  @RequiresScope('pets:write')
   @ApiOperation({ operationId: 'createPet', summary: 'Add an animal' })
   @ApiResponse({
     status: 201,
@@ -119,6 +121,7 @@ export class PetsController {
     successor: '/pets',
     instead: 'use GET /v1/pets with a status filter.',
   })
+  @RequiresScope('pets:read')
   @ApiOperation({
     operationId: 'getPet',
     summary: 'Fetch one animal (deprecated)',

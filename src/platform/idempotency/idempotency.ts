@@ -13,6 +13,9 @@ export interface IdempotentRequest {
   fingerprint: string;
 }
 
+/** A client's key, and whose it is: a request before its fingerprint is taken. */
+export type ClientIdempotencyKey = Omit<IdempotentRequest, 'fingerprint'>;
+
 export interface IdempotentResult<T> {
   value: T;
   /** True when this answers a retry: the value was created by an earlier request. */
@@ -34,7 +37,8 @@ export function fingerprintOf(values: unknown[]): string {
 
 /**
  * Port: runs a creation at most once per key. `once` runs `create` unless the key was used
- * before: then it answers the value created then (same fingerprint, `replayed`) or throws
+ * before: then it answers the value created then, as recorded in JSON (dates come back as text),
+ * (same fingerprint, `replayed`) or throws
  * IdempotencyKeyReusedError (another fingerprint). Atomic under concurrent retries; what `create`
  * stores is stored with the claim of the key, or not at all.
  */

@@ -1,5 +1,6 @@
 import { ApiProperty, PickType, ApiSchema } from '@nestjs/swagger';
 import { PLANS, Plan } from '@pet-adoption/api-keys';
+import { Scope, SCOPES } from '../../../common/scopes';
 import { RateLimitsDto } from './issue-api-key.dto';
 
 @ApiSchema({ name: 'ApiKey' })
@@ -15,6 +16,9 @@ export class ApiKeyDto {
 
   @ApiProperty({ type: RateLimitsDto })
   limits!: RateLimitsDto;
+
+  @ApiProperty({ enum: SCOPES, enumName: 'Scope', isArray: true })
+  scopes!: Scope[];
 
   @ApiProperty({
     description: 'The first characters of the key, to recognise it',
@@ -46,6 +50,7 @@ export class IssuedApiKeyDto extends PickType(ApiKeyDto, [
   'name',
   'plan',
   'limits',
+  'scopes',
   'prefix',
   'createdAt',
 ] as const) {

@@ -1,7 +1,19 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { PLANS, Plan } from '@pet-adoption/api-keys';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayNotEmpty,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  Max,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { Scope, SCOPES } from '../../../common/scopes';
 import { IsText } from '../../../platform/http/request/text.validator';
 
 @ApiSchema({ name: 'RateLimits' })
@@ -43,4 +55,19 @@ export class IssueApiKeyDto {
   @ValidateNested()
   @Type(() => RateLimitsDto)
   limits?: RateLimitsDto;
+
+  @ApiPropertyOptional({
+    enum: SCOPES,
+    enumName: 'Scope',
+    isArray: true,
+    description:
+      'What the key may do; without it `pets:read`, `pets:write`, `orders:read`, `orders:write`',
+    example: ['pets:read', 'orders:read', 'orders:write'],
+  })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsArray()
+  @ArrayNotEmpty({ message: 'scopes must name at least one scope' })
+  @IsIn(SCOPES, { each: true, message: `scopes must each be one of ${SCOPES.join(', ')}` })
+  @ArrayUnique({ message: 'scopes must not repeat a scope' })
+  scopes?: Scope[];
 }

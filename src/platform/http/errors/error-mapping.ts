@@ -4,6 +4,7 @@ import { ApiKeyErrorCode, ApiKeyRequestError } from '@pet-adoption/api-keys';
 import { RateLimitErrorCode } from '@pet-adoption/rate-limit';
 import { DomainError } from '../../../common/domain-error';
 import { ERROR_CODES, ErrorCode, isErrorCode } from '../../../common/error-codes';
+import { InsufficientScopeError } from '../../../common/scopes';
 import { isDatabaseUnavailable } from '../../database/database-errors';
 import { ApiError } from './api-error';
 
@@ -17,6 +18,7 @@ const catalogued = (code: ApiKeyErrorCode | RateLimitErrorCode): ErrorCode => co
 const DEFAULT_CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
   400: 'validation_failed',
   401: 'unauthorized',
+  403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
   413: 'payload_too_large',
@@ -79,6 +81,12 @@ function codeOf(error: HttpException): ErrorCode | undefined {
 /** Turns anything thrown while serving a request into the Error body and its status. */
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof ApiError) return answer(error.code, error.message, error.headers);
+  if (error instanceof InsufficientScopeError) {
+    // RFC 6750 §3.1: the challenge names the scope that would do.
+    return answer(error.code, error.message, {
+      'www-authenticate': `Bearer error="insufficient_scope", scope="${error.scope}"`,
+    });
+  }
   if (error instanceof DomainError) return answer(error.code, error.message);
   if (error instanceof ApiKeyRequestError) return answer(catalogued(error.code), error.message);
   if (error instanceof HttpException) {

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { ApiError } from '../errors/api-error';
+import { routeFactsOfRequest } from '../route-facts/route-facts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 
 /** Largest request body the API reads. */
@@ -36,46 +37,51 @@ const tooDeep = () =>
     ),
   );
 
+/** The body as JSON, or why it cannot be accepted. */
+function parseJson(text: string): unknown {
+  if (Buffer.byteLength(text) > BODY_LIMIT_BYTES) return tooLarge();
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return tooDeep();
+  try {
+    // Refuses __proto__ and constructor.prototype keys, which could reach object prototypes.
+    return secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' });
+  } catch (error) {
+    return new RejectedBody(
+      // secure-json-parse reports both kinds as SyntaxError; only the message tells them apart.
+      /forbidden prototype property/.test((error as Error).message)
+        ? new ApiError(
+            'validation_failed',
+            'The body must not contain the properties __proto__ or constructor.prototype.',
+          )
+        : new ApiError('malformed_json', 'The request body is not valid JSON.'),
+    );
+  }
+}
+
+const unsupported = (request: FastifyRequest) =>
+  new RejectedBody(
+    new ApiError(
+      'unsupported_media_type',
+      `The request body must be application/json, not ${request.headers['content-type'] ?? 'untyped'}.`,
+    ),
+  );
+
 /** Replaces Fastify's body parsers with a JSON-only parser that defers its failures. */
 export function installJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
-
   fastify.addContentTypeParser(
-    'application/json',
+    ['application/json', 'application/merge-patch+json'],
     { parseAs: 'string', bodyLimit: BODY_HARD_LIMIT_BYTES },
-    (_request, body, done) => {
-      const text = body as string;
-      if (Buffer.byteLength(text) > BODY_LIMIT_BYTES) return done(null, tooLarge());
-      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(null, tooDeep());
-      try {
-        // Refuses __proto__ and constructor.prototype keys, which could reach object prototypes.
-        done(null, secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' }));
-      } catch (error) {
-        done(
-          null,
-          new RejectedBody(
-            // secure-json-parse reports both kinds as SyntaxError; only the message tells them apart.
-            /forbidden prototype property/.test((error as Error).message)
-              ? new ApiError(
-                  'validation_failed',
-                  'The body must not contain the properties __proto__ or constructor.prototype.',
-                )
-              : new ApiError('malformed_json', 'The request body is not valid JSON.'),
-          ),
-        );
-      }
+    (request, body, done) => {
+      const mergePatch = /^\s*application\/merge-patch\+json/i.test(
+        request.headers['content-type'] ?? '',
+      );
+      done(
+        null,
+        !mergePatch || routeFactsOfRequest(request)?.acceptsMergePatch
+          ? parseJson(String(body))
+          : unsupported(request),
+      );
     },
   );
-
-  fastify.addContentTypeParser('*', (request, _payload, done) => {
-    done(
-      null,
-      new RejectedBody(
-        new ApiError(
-          'unsupported_media_type',
-          `The request body must be application/json, not ${request.headers['content-type'] ?? 'untyped'}.`,
-        ),
-      ),
-    );
-  });
+  fastify.addContentTypeParser('*', (request, _payload, done) => done(null, unsupported(request)));
 }

@@ -1,4 +1,6 @@
 import { applyDecorators, UseGuards } from '@nestjs/common';
+import { Scope } from '../../../common/scopes';
+import { ApiErrorResponses } from '../errors/api-error-responses.decorator';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { DECORATORS } from '@nestjs/swagger';
 import {
@@ -9,6 +11,7 @@ import {
   routeFactsOf,
   StabilityLevel,
 } from './route-facts';
+import { ScopeGuard } from './scope.guard';
 import { SunsetGuard } from './sunset.guard';
 
 /** Adds facts to a handler's, where each reader finds them. */
@@ -39,3 +42,21 @@ export const Deprecated = (deprecation: Deprecation) =>
 
 /** The operation is `experimental` or `beta`: `X-API-Stability` on every response, `x-stability`. */
 export const Stability = (stability: StabilityLevel) => stating({ stability });
+
+/**
+ * The scope an API key needs for the operation, or any of the alternatives (`orders:read`, or
+ * `orders:manage` for every key's orders): anything else is a 403 `forbidden`, after the key check
+ * and before the parameters are read. The document states them (`x-required-scopes`).
+ */
+export const RequiresScope = (scope: Scope, ...alternatives: Scope[]) =>
+  applyDecorators(
+    stating({ scopes: [scope, ...alternatives] }),
+    UseGuards(ScopeGuard),
+    ApiErrorResponses('forbidden'),
+  );
+
+/**
+ * The operation is a partial update whose body also comes as `application/merge-patch+json`
+ * (RFC 7396): the body parser reads it as JSON, and the document lists both media types.
+ */
+export const AcceptsMergePatch = () => stating({ acceptsMergePatch: true });

@@ -1,3 +1,4 @@
+import type { Scope } from '../../../common/scopes';
 import type { HttpConfig } from '../../config/app-config';
 
 /** A deprecated operation (RFC 9745 Deprecation, RFC 8594 Sunset, a successor link). */
@@ -16,11 +17,16 @@ export type StabilityLevel = 'experimental' | 'beta';
 
 /**
  * What a route states about itself, once, as decorator metadata on its handler: read by the
- * response hook (headers), the sunset guard (410) and the OpenAPI builder (the document).
+ * response hook (headers), the sunset guard (410), the scope guard (403) and the OpenAPI builder
+ * (the document).
  */
 export interface RouteFacts {
   deprecation?: Deprecation;
   stability?: StabilityLevel;
+  /** The scopes that each let an API key call the operation; the first is the one to ask for. */
+  scopes?: readonly Scope[];
+  /** The body may also come as `application/merge-patch+json` (RFC 7396), read as JSON. */
+  acceptsMergePatch?: boolean;
 }
 
 export const ROUTE_FACTS = 'pet-adoption:route-facts';

@@ -1,0 +1,8 @@
+import { PetStatus } from '../../common/pet-status';
+
+export type Inventory = Record<PetStatus, number>;
+
+/** Port: exact counts of pets by status, without counting them one by one. */
+export abstract class PetInventory {
+  abstract counts(): Promise<Partial<Inventory>>;
+}

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { checkScope } from '../../common/scopes';
+import {
+  ClientIdempotencyKey,
+  fingerprintOf,
+  Idempotency,
+} from '../../platform/idempotency/idempotency';
+import { Order, Requester } from '../domain/order';
+import { OrderRepository } from './order.repository';
+
+export interface Placement {
+  order: Order;
+  /** True when this answers a retry: the order was placed by an earlier request. */
+  replayed: boolean;
+}
+
+@Injectable()
+export class PlaceOrder {
+  constructor(
+    private readonly orders: OrderRepository,
+    private readonly idempotency: Idempotency,
+  ) {}
+
+  async execute(
+    requester: Requester,
+    petId: number,
+    idempotencyKey?: ClientIdempotencyKey,
+  ): Promise<Placement> {
+    checkScope(['orders:write'], requester.scopes);
+    const place = () => this.orders.place(petId, requester.keyId);
+    if (!idempotencyKey) return { order: await place(), replayed: false };
+    const { value, replayed } = await this.idempotency.once(
+      { ...idempotencyKey, fingerprint: fingerprintOf(['placeOrder', petId]) },
+      place,
+    );
+    // A replay is the order as recorded in JSON: its instants come back as text.
+    return { order: replayed ? revived(value) : value, replayed };
+  }
+}
+
+function revived(order: Order): Order {
+  return { ...order, placedAt: new Date(order.placedAt), updatedAt: new Date(order.updatedAt) };
+}

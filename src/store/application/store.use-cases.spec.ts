@@ -1,0 +1,170 @@
+import { InsufficientScopeError } from '../../common/scopes';
+import { IdempotencyKeyReusedError } from '../../platform/idempotency/idempotency';
+import { InMemoryIdempotency } from '../../../test/fakes/in-memory-idempotency';
+import {
+  InMemoryOrderRepository,
+  InMemoryPetInventory,
+} from '../../../test/fakes/in-memory-order.repository';
+import { Requester } from '../domain/order';
+import {
+  InvalidTransitionError,
+  OrderedPetNotFoundError,
+  OrderNotFoundError,
+  PetNotAvailableError,
+} from '../domain/order.errors';
+import { GetInventory } from './get-inventory.use-case';
+import { GetOrder } from './get-order.use-case';
+import { ListOrders } from './list-orders.use-case';
+import { PlaceOrder } from './place-order.use-case';
+import { UpdateOrder } from './update-order.use-case';
+
+const customer: Requester = {
+  keyId: '1',
+  scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
+};
+const neighbour: Requester = { ...customer, keyId: '2' };
+const shelter: Requester = { keyId: '3', scopes: ['orders:manage'] };
+const reader: Requester = { keyId: '4', scopes: ['pets:read'] };
+
+describe('the store use cases', () => {
+  let orders: InMemoryOrderRepository;
+  let place: PlaceOrder;
+  let update: UpdateOrder;
+
+  beforeEach(() => {
+    orders = new InMemoryOrderRepository();
+    orders.pets.set(1, 'available');
+    orders.pets.set(2, 'available');
+    orders.pets.set(3, 'sold');
+    place = new PlaceOrder(orders, new InMemoryIdempotency());
+    update = new UpdateOrder(orders);
+  });
+
+  describe('PlaceOrder', () => {
+    it('places an order for an available pet, which becomes pending', async () => {
+      const { order, replayed } = await place.execute(customer, 1);
+      expect(order).toMatchObject({ id: 1, petId: 1, owner: '1', status: 'placed' });
+      expect(replayed).toBe(false);
+      expect(orders.pets.get(1)).toBe('pending');
+    });
+
+    it('refuses a pet that is not available, naming its status, and one that does not exist', async () => {
+      await place.execute(customer, 1);
+      await expect(place.execute(neighbour, 1)).rejects.toThrow(
+        new PetNotAvailableError(1, 'pending'),
+      );
+      await expect(place.execute(customer, 3)).rejects.toThrow('Pet 3 is sold');
+      await expect(place.execute(customer, 99)).rejects.toThrow(OrderedPetNotFoundError);
+    });
+
+    it('answers a retry with the same Idempotency-Key with the first order, dates included', async () => {
+      const key = { scope: 'key:1', key: 'adopt-rex' };
+      const first = await place.execute(customer, 1, key);
+      const retry = await place.execute(customer, 1, key);
+      expect(retry).toEqual({ order: first.order, replayed: true });
+      expect(retry.order.placedAt).toBeInstanceOf(Date);
+      await expect(place.execute(customer, 2, key)).rejects.toThrow(IdempotencyKeyReusedError);
+    });
+
+    it('needs orders:write', async () => {
+      await expect(place.execute(reader, 1)).rejects.toThrow(InsufficientScopeError);
+      await expect(place.execute(shelter, 1)).rejects.toThrow(InsufficientScopeError);
+      expect(orders.pets.get(1)).toBe('available');
+    });
+  });
+
+  describe('UpdateOrder', () => {
+    it('lets the shelter approve and deliver: the pet is sold', async () => {
+      await place.execute(customer, 1);
+      await update.execute(shelter, 1, 'approved');
+      const delivered = await update.execute(shelter, 1, 'delivered');
+      expect(delivered.status).toBe('delivered');
+      expect(orders.pets.get(1)).toBe('sold');
+    });
+
+    it('lets a customer cancel its own order: the pet is available again', async () => {
+      await place.execute(customer, 1);
+      expect(await update.execute(customer, 1, 'cancelled')).toMatchObject({ status: 'cancelled' });
+      expect(orders.pets.get(1)).toBe('available');
+    });
+
+    it("hides another key's order: the same 404 as a missing one", async () => {
+      await place.execute(customer, 1);
+      await expect(update.execute(neighbour, 1, 'cancelled')).rejects.toThrow(
+        new OrderNotFoundError(1),
+      );
+      await expect(update.execute(customer, 42, 'cancelled')).rejects.toThrow(
+        new OrderNotFoundError(42),
+      );
+      expect(orders.pets.get(1)).toBe('pending');
+    });
+
+    it('checks the scope before looking the order up, so a 403 tells nothing', async () => {
+      await expect(update.execute(customer, 42, 'approved')).rejects.toThrow(
+        InsufficientScopeError,
+      );
+      await expect(update.execute(reader, 42, 'cancelled')).rejects.toThrow(InsufficientScopeError);
+    });
+
+    it('refuses a transition the lifecycle does not have, changing nothing', async () => {
+      await place.execute(customer, 1);
+      await expect(update.execute(shelter, 1, 'delivered')).rejects.toThrow(InvalidTransitionError);
+      expect((await orders.findById(1))?.status).toBe('placed');
+      expect(orders.pets.get(1)).toBe('pending');
+    });
+  });
+
+  describe('ListOrders and GetOrder', () => {
+    beforeEach(async () => {
+      await place.execute(customer, 1);
+      await place.execute(neighbour, 2);
+    });
+
+    it("shows a key its own orders only, and a manager everyone's", async () => {
+      const list = new ListOrders(orders);
+      expect((await list.execute(customer, {})).orders.map((o) => o.id)).toEqual([1]);
+      expect((await list.execute(neighbour, {})).orders.map((o) => o.id)).toEqual([2]);
+      expect((await list.execute(shelter, {})).orders.map((o) => o.id)).toEqual([1, 2]);
+      await expect(list.execute(reader, {})).rejects.toThrow(InsufficientScopeError);
+    });
+
+    it('pages by id, with a cursor only when more match', async () => {
+      const list = new ListOrders(orders);
+      expect(await list.execute(shelter, { limit: 1 })).toMatchObject({ nextAfter: 1 });
+      expect(await list.execute(shelter, { limit: 1, after: 1 })).toMatchObject({
+        nextAfter: null,
+      });
+      expect((await list.execute(shelter, { petId: 2 })).orders.map((o) => o.id)).toEqual([2]);
+    });
+
+    it("gets a key's own order, and 404s another's", async () => {
+      const get = new GetOrder(orders);
+      expect(await get.execute(customer, 1)).toMatchObject({ id: 1, petId: 1 });
+      await expect(get.execute(customer, 2)).rejects.toThrow(new OrderNotFoundError(2));
+      expect(await get.execute(shelter, 2)).toMatchObject({ id: 2 });
+    });
+  });
+
+  describe('GetInventory', () => {
+    it('counts every status, zero included', async () => {
+      await place.execute(customer, 1);
+      expect(await new GetInventory(new InMemoryPetInventory(orders)).execute(reader)).toEqual({
+        available: 1,
+        pending: 1,
+        sold: 1,
+      });
+      orders.pets.clear();
+      expect(await new GetInventory(new InMemoryPetInventory(orders)).execute(reader)).toEqual({
+        available: 0,
+        pending: 0,
+        sold: 0,
+      });
+    });
+
+    it('needs pets:read', async () => {
+      await expect(
+        new GetInventory(new InMemoryPetInventory(orders)).execute(shelter),
+      ).rejects.toThrow(InsufficientScopeError);
+    });
+  });
+});

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { checkScope } from '../../common/scopes';
+import {
+  isVisibleTo,
+  move,
+  Order,
+  OrderId,
+  Requester,
+  scopesToMoveTo,
+  TargetStatus,
+} from '../domain/order';
+import { OrderNotFoundError } from '../domain/order.errors';
+import { OrderRepository } from './order.repository';
+
+@Injectable()
+export class UpdateOrder {
+  constructor(private readonly orders: OrderRepository) {}
+
+  async execute(requester: Requester, id: OrderId, to: TargetStatus): Promise<Order> {
+    // Before the look-up: a 403 says nothing about whether the order exists.
+    checkScope(scopesToMoveTo(to), requester.scopes);
+    const moved = await this.orders.changeStatus(id, (order) => {
+      if (!isVisibleTo(order, requester)) throw new OrderNotFoundError(id);
+      return move(order, to);
+    });
+    if (!moved) throw new OrderNotFoundError(id);
+    return moved;
+  }
+}

@@ -1,0 +1,35 @@
+import { DomainError } from '../../common/domain-error';
+import { PetStatus } from '../../common/pet-status';
+
+export class OrderNotFoundError extends DomainError {
+  readonly code = 'not_found';
+
+  /** `id` as the client wrote it: it may be beyond any id an order can have. */
+  constructor(id: number | string) {
+    super(`No order with id ${id}.`);
+  }
+}
+
+export class OrderedPetNotFoundError extends DomainError {
+  readonly code = 'not_found';
+
+  constructor(petId: number) {
+    super(`No pet with id ${petId}.`);
+  }
+}
+
+export class PetNotAvailableError extends DomainError {
+  readonly code = 'pet_not_available';
+
+  constructor(petId: number, status: PetStatus) {
+    super(`Pet ${petId} is ${status}, not available: it cannot be ordered.`);
+  }
+}
+
+export class InvalidTransitionError extends DomainError {
+  readonly code = 'invalid_transition';
+
+  constructor(id: number, from: string, to: string) {
+    super(`Order ${id} is ${from}: it cannot become ${to}.`);
+  }
+}

@@ -1,0 +1,94 @@
+import { PetStatus } from '../../common/pet-status';
+import { Scope } from '../../common/scopes';
+import { InvalidTransitionError } from './order.errors';
+
+/**
+ * The statuses of an order, the adoption of one animal:
+ * `placed → approved → delivered`, `placed → cancelled`, `approved → cancelled`.
+ */
+export const ORDER_STATUSES = ['placed', 'approved', 'delivered', 'cancelled'] as const;
+
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export function isOrderStatus(value: unknown): value is OrderStatus {
+  return (ORDER_STATUSES as readonly unknown[]).includes(value);
+}
+
+/** Where each status may go; `delivered` and `cancelled` are final. */
+const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {
+  placed: ['approved', 'cancelled'],
+  approved: ['delivered', 'cancelled'],
+  delivered: [],
+  cancelled: [],
+};
+
+/** The statuses an order may be moved to by a client: every status but the first. */
+export const TARGET_STATUSES = ['approved', 'delivered', 'cancelled'] as const;
+export type TargetStatus = (typeof TARGET_STATUSES)[number];
+
+/** An order that still holds its pet: a pet has at most one. */
+export const OPEN_STATUSES: readonly OrderStatus[] = ['placed', 'approved'];
+
+/** Only an available pet can be ordered. */
+export const ORDERABLE_PET_STATUS: PetStatus = 'available';
+
+/** An order's id: assigned by the database, within the integers every JSON client carries. */
+export type OrderId = number;
+export const MAX_ORDER_ID: OrderId = Number.MAX_SAFE_INTEGER;
+
+export interface Order {
+  readonly id: OrderId;
+  readonly petId: number;
+  /** The API key that placed it: only that key, or one with `orders:manage`, sees it. */
+  readonly owner: string;
+  readonly status: OrderStatus;
+  readonly placedAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** The pet follows its order, in the same transaction. */
+export function petStatusFor(status: OrderStatus): PetStatus {
+  switch (status) {
+    case 'placed':
+    case 'approved':
+      return 'pending';
+    case 'delivered':
+      return 'sold';
+    case 'cancelled':
+      return 'available';
+  }
+}
+
+export function canMove(from: OrderStatus, to: OrderStatus): boolean {
+  return NEXT[from].includes(to);
+}
+
+/** The status an order moves to, or the error saying why it cannot. */
+export function move(order: Pick<Order, 'id' | 'status'>, to: OrderStatus): OrderStatus {
+  if (!canMove(order.status, to)) throw new InvalidTransitionError(order.id, order.status, to);
+  return to;
+}
+
+/**
+ * The scopes that each allow moving an order to `to`: a client cancels its own order; approving
+ * and delivering are the shelter's (`orders:manage`), which may also cancel any order.
+ */
+export function scopesToMoveTo(to: TargetStatus): readonly Scope[] {
+  return to === 'cancelled' ? ['orders:write', 'orders:manage'] : ['orders:manage'];
+}
+
+/** Who asks: the key's id and scopes. */
+export interface Requester {
+  readonly keyId: string;
+  readonly scopes: readonly string[];
+}
+
+/** Whether a requester sees every key's orders, rather than only its own. */
+export function managesOrders(requester: Requester): boolean {
+  return requester.scopes.includes('orders:manage');
+}
+
+/** An order exists for a requester only if it is theirs, or they manage orders. */
+export function isVisibleTo(order: Pick<Order, 'owner'>, requester: Requester): boolean {
+  return managesOrders(requester) || order.owner === requester.keyId;
+}

@@ -1,0 +1,228 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiHeader,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
+import type { FastifyReply } from 'fastify';
+import { AppConfig } from '../../platform/config/app-config';
+import { ApiErrorResponses } from '../../platform/http/errors/api-error-responses.decorator';
+import { IdempotencyKey, IdempotencyKeyHeader } from '../../platform/http/request/idempotency-key';
+import { ApiNamedArrayResponse } from '../../platform/http/response/api-named-array-response.decorator';
+import {
+  AcceptsMergePatch,
+  RequiresScope,
+  Stability,
+} from '../../platform/http/route-facts/route-facts.decorators';
+import { GetInventory } from '../application/get-inventory.use-case';
+import { GetOrder } from '../application/get-order.use-case';
+import { ListOrders } from '../application/list-orders.use-case';
+import { PlaceOrder } from '../application/place-order.use-case';
+import { UpdateOrder } from '../application/update-order.use-case';
+import { MAX_ORDER_ID, Requester } from '../domain/order';
+import { InventoryDto } from './dto/inventory.dto';
+import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
+import { NewOrderDto } from './dto/new-order.dto';
+import { OrderIdParamsDto, orderIdOf } from './dto/order-id.params.dto';
+import { OrderUpdateDto } from './dto/order-update.dto';
+import { OrderDto } from './dto/order.dto';
+
+const requesterOf = ({ keyId, scopes }: ApiClient): Requester => ({ keyId, scopes });
+
+/** Beyond every id there can be: filters and cursors past it match nothing, as past any id. */
+const clamped = (text: string) => Math.min(Number(text), MAX_ORDER_ID + 1);
+
+@ApiTags('store')
+@ApiBearerAuth()
+@ApiErrorResponses(
+  'unauthorized',
+  'rate_limited',
+  'key_temporarily_banned',
+  'internal_error',
+  'service_unavailable',
+)
+@Controller('v1/store')
+export class StoreController {
+  constructor(
+    private readonly placeOrder: PlaceOrder,
+    private readonly listOrders: ListOrders,
+    private readonly getOrder: GetOrder,
+    private readonly updateOrder: UpdateOrder,
+    private readonly getInventory: GetInventory,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post('orders')
+  @HttpCode(201)
+  @Stability('beta')
+  @RequiresScope('orders:write')
+  @ApiOperation({
+    operationId: 'placeOrder',
+    summary: 'Order an animal for adoption',
+    description: 'The animal must be `available`; it is `pending` from then on.',
+  })
+  @ApiResponse({
+    status: 201,
+    description: 'Order placed',
+    type: OrderDto,
+    headers: {
+      Location: {
+        description: 'Address of the new order',
+        schema: { type: 'string', format: 'uri' },
+      },
+    },
+  })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Makes retries safe: a retry with the same key and body within 24 hours returns the original 201 ' +
+      '(with `Idempotent-Replayed: true`) instead of a second order; the same key with another body is a 422.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  })
+  @ApiErrorResponses(
+    'validation_failed',
+    'malformed_json',
+    'payload_too_large',
+    'unsupported_media_type',
+    'not_found',
+    'pet_not_available',
+    'idempotency_key_reused',
+  )
+  async place(
+    @Body() body: NewOrderDto,
+    @IdempotencyKey() { key }: IdempotencyKeyHeader,
+    @AuthenticatedClient() client: ApiClient,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<OrderDto> {
+    const idempotency = key === undefined ? undefined : { scope: `key:${client.keyId}`, key };
+    const { order, replayed } = await this.placeOrder.execute(
+      requesterOf(client),
+      body.petId,
+      idempotency,
+    );
+    void reply.header('location', `${this.config.http.publicBaseUrl}/store/orders/${order.id}`);
+    if (replayed) void reply.header('idempotent-replayed', 'true');
+    return OrderDto.of(order);
+  }
+
+  @Get('orders')
+  @Stability('beta')
+  @RequiresScope('orders:read', 'orders:manage')
+  @ApiOperation({
+    operationId: 'listOrders',
+    summary: 'List orders',
+    description:
+      "Returns a page of the key's own orders (every key's with `orders:manage`) in ascending id order.",
+  })
+  @ApiNamedArrayResponse('Orders', OrderDto, {
+    status: 200,
+    description: 'The list of orders',
+    headers: {
+      Link: {
+        description:
+          'RFC 8288 link to the next page (`rel="next"`), present when more orders match',
+        schema: { type: 'string' },
+      },
+    },
+  })
+  @ApiErrorResponses('validation_failed')
+  async list(
+    @Query() query: ListOrdersQueryDto,
+    @AuthenticatedClient() client: ApiClient,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<OrderDto[]> {
+    const limit = query.limit === undefined ? undefined : Number(query.limit);
+    const page = await this.listOrders.execute(requesterOf(client), {
+      status: query.status,
+      petId: query.petId === undefined ? undefined : clamped(query.petId),
+      after: query.after === undefined ? undefined : clamped(query.after),
+      limit,
+    });
+    if (page.nextAfter !== null) {
+      const next = new URLSearchParams();
+      if (limit !== undefined) next.set('limit', String(limit));
+      if (query.status) next.set('status', query.status);
+      if (query.petId) next.set('petId', query.petId);
+      next.set('after', String(page.nextAfter));
+      void reply.header(
+        'link',
+        `<${this.config.http.publicBaseUrl}/store/orders?${next}>; rel="next"`,
+      );
+    }
+    return page.orders.map(OrderDto.of);
+  }
+
+  @Get('orders/:orderId')
+  @Stability('beta')
+  @RequiresScope('orders:read', 'orders:manage')
+  @ApiOperation({
+    operationId: 'getOrder',
+    summary: 'Fetch one order',
+    description: "Another key's order is a 404 without `orders:manage`.",
+  })
+  @ApiResponse({ status: 200, description: 'The order', type: OrderDto })
+  @ApiErrorResponses('validation_failed', 'not_found')
+  async get(
+    @Param() params: OrderIdParamsDto,
+    @AuthenticatedClient() client: ApiClient,
+  ): Promise<OrderDto> {
+    return OrderDto.of(await this.getOrder.execute(requesterOf(client), orderIdOf(params)));
+  }
+
+  @Patch('orders/:orderId')
+  @Stability('beta')
+  // Which of the two depends on the status asked for, checked once the body is read.
+  @RequiresScope('orders:write', 'orders:manage')
+  @AcceptsMergePatch()
+  @ApiOperation({
+    operationId: 'updateOrder',
+    summary: 'Approve, deliver or cancel an order',
+    description:
+      'The animal follows its order: `sold` once delivered, `available` again once cancelled. ' +
+      'Cancelling takes `orders:write` (own orders) or `orders:manage`; approving and delivering take `orders:manage`. ' +
+      'The body may be sent as `application/json` or `application/merge-patch+json`.',
+  })
+  @ApiBody({
+    type: OrderUpdateDto,
+    required: true,
+  })
+  @ApiResponse({ status: 200, description: 'The order, changed', type: OrderDto })
+  @ApiErrorResponses(
+    'validation_failed',
+    'malformed_json',
+    'payload_too_large',
+    'unsupported_media_type',
+    'not_found',
+    'invalid_transition',
+  )
+  async update(
+    @Param() params: OrderIdParamsDto,
+    @Body() body: OrderUpdateDto,
+    @AuthenticatedClient() client: ApiClient,
+  ): Promise<OrderDto> {
+    const order = await this.updateOrder.execute(
+      requesterOf(client),
+      orderIdOf(params),
+      body.status,
+    );
+    return OrderDto.of(order);
+  }
+
+  @Get('inventory')
+  @Stability('beta')
+  @RequiresScope('pets:read')
+  @ApiOperation({
+    operationId: 'getInventory',
+    summary: 'Count the animals by status',
+    description: 'Exact counts, as of the request.',
+  })
+  @ApiResponse({ status: 200, description: 'Animals by status', type: InventoryDto })
+  getInventoryCounts(@AuthenticatedClient() client: ApiClient): Promise<InventoryDto> {
+    return this.getInventory.execute(requesterOf(client));
+  }
+}

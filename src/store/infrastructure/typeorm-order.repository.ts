@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { isPetStatus } from '../../common/pet-status';
+import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
+import { OrderPageQuery, OrderRepository } from '../application/order.repository';
+import { Order, ORDERABLE_PET_STATUS, OrderId, OrderStatus, petStatusFor } from '../domain/order';
+import { OrderedPetNotFoundError, PetNotAvailableError } from '../domain/order.errors';
+import { OrderMapper } from './order.mapper';
+import { OrderOrmEntity } from './order.orm-entity';
+
+// The hot statements, as fixed text: a request builds no SQL (docs/adr/0008).
+const COLUMNS = `id, pet_id AS "petId", owner_key_id AS "ownerKeyId", status,
+  placed_at AS "placedAt", updated_at AS "updatedAt"`;
+
+/**
+ * One statement: the pet becomes pending only if it is available (a concurrent order waits on the
+ * pet's row, then finds it pending and changes nothing), and the order exists only if it did. The
+ * partial unique index on open orders is the rule's last word, whatever else writes.
+ */
+const PLACE: SqlStatement = {
+  name: 'orders_place',
+  text: `WITH "pet" AS (
+           UPDATE pets SET status = $3 WHERE id = $1 AND status = $2 RETURNING id
+         )
+         INSERT INTO orders (pet_id, owner_key_id, status)
+         SELECT id, $4, 'placed' FROM "pet"
+         RETURNING ${COLUMNS}`,
+};
+const PET_STATUS: SqlStatement = {
+  name: 'orders_pet_status',
+  text: 'SELECT status FROM pets WHERE id = $1',
+};
+const FIND_BY_ID: SqlStatement = {
+  name: 'orders_find_by_id',
+  text: `SELECT ${COLUMNS} FROM orders WHERE id = $1`,
+};
+const LOCK_BY_ID: SqlStatement = {
+  name: 'orders_lock_by_id',
+  text: `SELECT ${COLUMNS} FROM orders WHERE id = $1 FOR UPDATE`,
+};
+const MOVE: SqlStatement = {
+  name: 'orders_move',
+  text: `WITH "order" AS (
+           UPDATE orders SET status = $2, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}
+         ), "pet" AS (
+           UPDATE pets SET status = $3 FROM "order" WHERE pets.id = "order"."petId"
+         )
+         SELECT * FROM "order"`,
+};
+// A page: the status filter as a nullable parameter, the owner and the pet as separate statements,
+// so that each uses its index: the pet's when one is named, else the owner's (or the primary key).
+const page = (name: string, where: string): SqlStatement => ({
+  name,
+  text: `SELECT ${COLUMNS} FROM orders
+         WHERE ($1::varchar IS NULL OR status = $1) AND id > $2 ${where} ORDER BY id LIMIT $3`,
+});
+const PAGE = page('orders_page', '');
+const PAGE_OF_PET = page('orders_page_of_pet', 'AND pet_id = $4');
+const PAGE_OF_OWNER = page('orders_page_of_owner', 'AND owner_key_id = $4');
+const PAGE_OF_OWNER_AND_PET = page(
+  'orders_page_of_owner_and_pet',
+  'AND owner_key_id = $4 AND pet_id = $5',
+);
+
+/** The index that makes "one open order per pet" the database's rule. */
+const ONE_OPEN_ORDER_PER_PET = 'orders_one_open_per_pet';
+
+@Injectable()
+export class TypeOrmOrderRepository extends OrderRepository {
+  constructor(private readonly sql: SqlStatements) {
+    super();
+  }
+
+  async place(petId: number, owner: string): Promise<Order> {
+    const [placed] = await this.sql
+      .query<OrderOrmEntity>(PLACE, [petId, ORDERABLE_PET_STATUS, petStatusFor('placed'), owner])
+      .catch((error: unknown) => {
+        // Only if something else made the pet available while it had an open order.
+        const { code, constraint } = error as { code?: string; constraint?: string };
+        if (code === '23505' && constraint === ONE_OPEN_ORDER_PER_PET) {
+          throw new PetNotAvailableError(petId, petStatusFor('placed'));
+        }
+        throw error;
+      });
+    if (placed) return OrderMapper.toDomain(placed);
+    // Nothing placed: say why, from the pet as it is now.
+    const [pet] = await this.sql.query<{ status: string }>(PET_STATUS, [petId]);
+    if (!pet) throw new OrderedPetNotFoundError(petId);
+    if (!isPetStatus(pet.status)) throw new Error(`Stored pet ${petId} has an unknown status.`);
+    throw new PetNotAvailableError(petId, pet.status);
+  }
+
+  async findById(id: OrderId): Promise<Order | null> {
+    const [row] = await this.sql.query<OrderOrmEntity>(FIND_BY_ID, [id]);
+    return row ? OrderMapper.toDomain(row) : null;
+  }
+
+  async findPage({ owner, status, petId, after = 0, limit }: OrderPageQuery): Promise<Order[]> {
+    const values: unknown[] = [status ?? null, after, limit];
+    const rows = await this.sql.query<OrderOrmEntity>(
+      owner === undefined
+        ? petId === undefined
+          ? PAGE
+          : PAGE_OF_PET
+        : petId === undefined
+          ? PAGE_OF_OWNER
+          : PAGE_OF_OWNER_AND_PET,
+      [...values, ...(owner === undefined ? [] : [owner]), ...(petId === undefined ? [] : [petId])],
+    );
+    return rows.map(OrderMapper.toDomain);
+  }
+
+  changeStatus(id: OrderId, decide: (current: Order) => OrderStatus): Promise<Order | null> {
+    return this.sql.transaction(async () => {
+      // The row lock orders concurrent changes of one order: each decides on what the last did.
+      const [row] = await this.sql.query<OrderOrmEntity>(LOCK_BY_ID, [id]);
+      if (!row) return null;
+      const next = decide(OrderMapper.toDomain(row));
+      const [moved] = await this.sql.query<OrderOrmEntity>(MOVE, [id, next, petStatusFor(next)]);
+      return OrderMapper.toDomain(moved);
+    });
+  }
+}

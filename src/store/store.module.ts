@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { HttpModule } from '../platform/http/http.module';
+import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
+import { GetInventory } from './application/get-inventory.use-case';
+import { GetOrder } from './application/get-order.use-case';
+import { PetInventory } from './application/inventory';
+import { ListOrders } from './application/list-orders.use-case';
+import { OrderRepository } from './application/order.repository';
+import { PlaceOrder } from './application/place-order.use-case';
+import { UpdateOrder } from './application/update-order.use-case';
+import { StoreController } from './http/store.controller';
+import { OrderOrmEntity } from './infrastructure/order.orm-entity';
+import { SqlPetInventory } from './infrastructure/sql-pet-inventory';
+import { TypeOrmOrderRepository } from './infrastructure/typeorm-order.repository';
+
+/** Adoptions: orders that move a pet through its life, and the inventory of pets by status. */
+@Module({
+  imports: [HttpModule, IdempotencyModule, TypeOrmModule.forFeature([OrderOrmEntity])],
+  controllers: [StoreController],
+  providers: [
+    PlaceOrder,
+    ListOrders,
+    GetOrder,
+    UpdateOrder,
+    GetInventory,
+    { provide: OrderRepository, useClass: TypeOrmOrderRepository },
+    { provide: PetInventory, useClass: SqlPetInventory },
+  ],
+})
+export class StoreModule {}
