@@ -115,6 +115,17 @@ describe('the OpenAPI document and the health endpoints', () => {
     );
   });
 
+  it('states the scopes of every operation: none is left open to any key', () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, o] of Object.entries(item)) {
+        expect({ operation: `${method} ${path}`, scopes: o['x-required-scopes'] }).toEqual({
+          operation: `${method} ${path}`,
+          scopes: expect.arrayContaining([expect.stringMatching(/^(pets|orders):/)]),
+        });
+      }
+    }
+  });
+
   it('marks getPet deprecated, with its headers on every response', () => {
     const getPet = operation('/pets/{petId}', 'get');
     expect(getPet.deprecated).toBe(true);
