@@ -10,7 +10,8 @@ const flag = (argv, name, fallback) => {
  * --rows=N pets (10000), --rounds=N (5), --seconds=N per measurement (5), --warmup=N (3),
  * --connections=N (20), --half-rate-seconds=N per fixed-rate measurement (10, in up to 3 rounds);
  * --million: also compare list pages at 1,000,000 rows (--large-rows=N) against --rows, on a
- * second database and instance; --scale-out: also run two service instances against one;
+ * second database and instance; the store's operations always run on a database of --large-rows
+ * pets (--rows with --smoke); --scale-out: also run two service instances against one;
  * --soak=N: also run N seconds of mixed load and sample the service's RSS;
  * --log-requests: the service logs every request (LOG_LEVEL=log, to /dev/null) instead of warnings
  * only, to measure what the request log costs;

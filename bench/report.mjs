@@ -9,6 +9,12 @@ export const TARGETS = {
   scaleRatio: 1.2,
   /** A run is flat when its RSS grows less than this from its second fifth to its last. */
   soakGrowthMb: 10,
+  /** placeOrder's service CPU per request, at most this many times createPet's. */
+  placeOrderCpuRatio: 1.5,
+  /** listOrders' throughput, at least this share of listPets'. */
+  listOrdersRatio: 0.9,
+  /** getInventory at --large-rows pets, at most this many times a list page's cost. */
+  inventoryCostRatio: 2,
 };
 
 export const median = (values) => {
@@ -90,6 +96,32 @@ export function verdicts(report) {
         `\`${name}\` at ${scale.largeRows.toLocaleString('en')} rows within ${TARGETS.scaleRatio}× of ${scale.smallRows.toLocaleString('en')}`,
         scale.costRatio,
         TARGETS.scaleRatio,
+        '×',
+        { digits: 2 },
+      ),
+    );
+  }
+  if (report.store) {
+    const { store } = report;
+    rows.push(
+      target(
+        `\`POST /v1/store/orders\`: service CPU per request ≤ ${TARGETS.placeOrderCpuRatio}× \`POST /v1/pets\`'s`,
+        store.placeOrderCpuRatio,
+        TARGETS.placeOrderCpuRatio,
+        '×',
+        { digits: 2 },
+      ),
+      target(
+        `\`GET /v1/store/orders?limit=20\`: req/s ≥ ${TARGETS.listOrdersRatio}× \`GET /v1/pets?limit=20\`'s`,
+        store.listOrdersRatio,
+        TARGETS.listOrdersRatio,
+        '×',
+        { atLeast: true, digits: 2 },
+      ),
+      target(
+        `\`GET /v1/store/inventory\` at ${store.pets.toLocaleString('en')} pets: cost ≤ ${TARGETS.inventoryCostRatio}× a list page's`,
+        store.inventoryCostRatio,
+        TARGETS.inventoryCostRatio,
         '×',
         { digits: 2 },
       ),
@@ -228,6 +260,28 @@ export function markdown(report) {
     lines.push(
       '',
       `Soak: the four operations in turn for ${s.seconds} s, ${s.rps} req/s; service RSS ${s.earlyMb} MB in the second fifth of the run, ${s.lateMb} MB in the last, ${s.maxMb} MB at most (samples every ${s.sampleSeconds} s: ${s.samplesMb.join(', ')}).`,
+    );
+  }
+  if (report.store) {
+    const { store } = report;
+    lines.push(
+      '',
+      `Store (an instance and a database of their own: ${store.pets.toLocaleString('en')} pets, 10,000 orders of the bench's key to page, and an available pet for every order placed; medians of the rounds):`,
+      '',
+      table(
+        ['Operation', 'req/s', 'p50 / p97.5 / p99 ms', 'CPU ms/req', 'errors + non-2xx'],
+        Object.entries(store.operations).map(([name, s]) => [
+          `\`${name}\``,
+          s.rps,
+          latency(s),
+          s.cpuMsPerRequest,
+          s.errors,
+        ]),
+      ),
+      '',
+      `Orders placed in the run: ${store.ordersPlaced.toLocaleString('en')}; inventory at the end: ${JSON.stringify(store.inventory)}. ` +
+        `Keeping the inventory's counters: \`POST /v1/pets\` at ${store.countersRatio}× the req/s of the same creates with the counting triggers disabled ` +
+        `(${store.withoutCounters.rps} req/s, ${store.withoutCounters.cpuMsPerRequest} CPU ms/req without). The floor writes to a table with the same triggers, so the service / floor ratio above includes them on both sides.`,
     );
   }
   const rows = verdicts(report);

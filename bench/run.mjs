@@ -14,6 +14,7 @@ import { measureHalfRate } from './scenarios/half-rate.mjs';
 import { measureOperations } from './scenarios/operations.mjs';
 import { measureScaleOut } from './scenarios/scale-out.mjs';
 import { measureSoak } from './scenarios/soak.mjs';
+import { measureStore } from './scenarios/store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const results = join(root, 'bench', 'results');
@@ -71,6 +72,7 @@ try {
       )
     : undefined;
   const soak = settings.soak ? await measureSoak(bench, service, operations) : undefined;
+  const store = await measureStore(bench);
 
   report = {
     date: new Date().toISOString(),
@@ -93,6 +95,7 @@ try {
     dataScale,
     scaleOut,
     soak,
+    store,
   };
 } finally {
   await bench.close();
