@@ -189,14 +189,15 @@ async function handle(req, res, headers) {
 
   // The order of checks of the service: rate limit (per key, or per address), key, input.
   const key = await apiKey(req.headers.authorization);
-  const now = Date.now();
   const hit = await windows.hit({
     subject: key ? `key:${key.id}` : `ip:${req.socket.remoteAddress}`,
     limits: key ? { perMinute: key.per_minute, perDay: key.per_day } : ANONYMOUS,
-    now,
+    now: Date.now(),
     banThreshold: 30,
     banMs: 600_000,
   });
+  // The windows follow the Redis server's clock: the headers are relative to its instant.
+  const { now } = hit;
   Object.assign(headers, rateLimitHeaders(hit.windows, now));
   if (hit.outcome === 'banned') {
     const seconds = Math.max(1, Math.ceil((hit.bannedUntil - now) / 1000));

@@ -1,4 +1,5 @@
 import { apiClient, expectError, Response } from './support/http';
+import { runClusterNodes } from './support/run-redis';
 import { startTestApp, TestApp } from './support/test-app';
 import { awayFromMinuteEnd } from './support/windows';
 
@@ -226,8 +227,10 @@ describe('rate limits', () => {
 
 describe('exactness', () => {
   const shared = Boolean(process.env.REDIS_URL);
+  // The run's Redis: one server, or with TEST_REDIS=cluster a Redis Cluster.
+  const shape = runClusterNodes() ? 'cluster' : 'single';
   const title = shared
-    ? 'two instances sharing Redis admit exactly L of several hundred concurrent requests, every time'
+    ? `two instances sharing Redis (${shape}) admit exactly L of several hundred concurrent requests, every time`
     : 'one instance admits exactly L of several hundred concurrent requests, every time';
 
   it(title, async () => {
@@ -236,6 +239,7 @@ describe('exactness', () => {
       Array.from({ length: shared ? 2 : 1 }, () => startTestApp({ REDIS_KEY_PREFIX: prefix })),
     );
     try {
+      if (shared) expect(instances[0].config.rateLimit.redis?.kind).toBe(shape);
       for (let round = 0; round < 3; round++) {
         await awayFromMinuteEnd();
         const limit = 40;

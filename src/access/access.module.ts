@@ -32,7 +32,7 @@ export function apiKeysFromConfig() {
       inject: [AppConfig],
       resolver: ApiKeyRateLimitSubjectResolver,
       useFactory: ({ rateLimit }: AppConfig) => ({
-        redisUrl: rateLimit.redisUrl,
+        redis: rateLimit.redis,
         redisKeyPrefix: rateLimit.redisKeyPrefix,
         anonymousLimits: rateLimit.anonymous,
         banThreshold: rateLimit.banThreshold,

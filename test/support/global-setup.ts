@@ -3,12 +3,21 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Nginx } from './peers/nginx';
 import { PostgresServer } from './peers/postgres-server';
 import { answers } from './peers/processes';
+import { missingRedisPrograms } from './peers/redis-cli';
+import { RedisCluster } from './peers/redis-cluster';
 import { RedisServer } from './peers/redis-server';
 
 /** What this run started, for the teardown. */
 export interface StartedPeers {
   embeddedPostgres?: { db: PGlite; server: PGLiteSocketServer };
   redis?: RedisServer;
+  redisCluster?: RedisCluster;
+}
+
+/** TEST_REDIS: `single` (the default) or `cluster`, which runs every app on a Redis Cluster. */
+function redisMode(): 'single' | 'cluster' | undefined {
+  const mode = process.env.TEST_REDIS || 'single';
+  return mode === 'single' || mode === 'cluster' ? mode : undefined;
 }
 
 const peers = globalThis as { testPeers?: StartedPeers };
@@ -47,13 +56,26 @@ async function missingPeers(redis: string): Promise<string[]> {
     missing.push('PostgreSQL server programs (initdb, postgres), or DATABASE_URL');
   }
   if (!Nginx.available()) missing.push('nginx (Debian: nginx-light)');
+  const redisPrograms = missingRedisPrograms();
+  if (redisPrograms.length > 0) {
+    // The Redis Cluster and Sentinel specs (and TEST_REDIS=cluster) start their own servers.
+    missing.push(
+      `${redisPrograms.join(' and ')} for a Redis Cluster and Sentinel (Debian: redis-server)`,
+    );
+  }
+  if (redisMode() === undefined) {
+    missing.push(`TEST_REDIS to be single or cluster, not "${process.env.TEST_REDIS}"`);
+  }
   return missing;
 }
 
 /**
  * Once per run, for every project: the run's PostgreSQL (DATABASE_URL, or one in-memory embedded
  * engine started here, as PGlite cannot start inside a Jest worker) and Redis (REDIS_URL, the
- * machine's on 127.0.0.1:6379, or a throw-away redis-server from PATH on a free port).
+ * machine's on 127.0.0.1:6379, or a throw-away redis-server from PATH on a free port). With
+ * TEST_REDIS=cluster, also a throw-away Redis Cluster that every test app and service process
+ * uses instead (TEST_REDIS_CLUSTER_NODES, read by test/support/run-redis.ts); specs that are
+ * about one server keep REDIS_URL.
  */
 export default async function globalSetup(): Promise<void> {
   // Names this run, for what is done once per run (test/support/service-process.ts).
@@ -83,5 +105,9 @@ export default async function globalSetup(): Promise<void> {
   if (redis === 'start') {
     started.redis = await RedisServer.start();
     process.env.REDIS_URL = started.redis.url;
+  }
+  if (redisMode() === 'cluster') {
+    started.redisCluster = await RedisCluster.start();
+    process.env.TEST_REDIS_CLUSTER_NODES = started.redisCluster.nodes;
   }
 }

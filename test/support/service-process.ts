@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from './http';
 import { freePort } from './peers/processes';
+import { redisEnv } from './run-redis';
 
 const ROOT = join(__dirname, '..', '..');
 const MAIN = join(ROOT, 'dist', 'src', 'main.js');
@@ -43,6 +44,8 @@ export async function spawnService(
       // Its counters stay apart from any other user of the same Redis, as the in-process apps' do.
       REDIS_KEY_PREFIX: `pet-adoption-test:${process.pid}:${port}:`,
       ...env,
+      // The run's Redis (its Cluster with TEST_REDIS=cluster), unless `env` names another.
+      ...redisEnv(env),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

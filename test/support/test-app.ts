@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { configureApp, createFastifyAdapter } from '../../src/bootstrap';
 import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
+import { redisEnv } from './run-redis';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -25,7 +26,8 @@ let instances = 0;
 
 /**
  * Boots the real application module on a free loopback port, against the real database of the
- * run (DATABASE_URL, set by the global setup when not given) and Redis when REDIS_URL is set.
+ * run (DATABASE_URL, set by the global setup when not given) and the run's Redis (REDIS_URL, or
+ * its Cluster with TEST_REDIS=cluster) unless `env` names another.
  * `env` overrides environment variables, read through the same validation as in production.
  * Every instance counts rate limits under its own Redis prefix unless `env` shares one.
  */
@@ -36,6 +38,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     API_KEY_PREFIX: 'pet_test_',
     REDIS_KEY_PREFIX: `pet-adoption-test:${process.pid}:${Date.now()}:${instances++}:`,
     ...env,
+    ...redisEnv(env),
   });
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot(config)],

@@ -7,7 +7,7 @@ interface Counter {
 }
 
 /**
- * The windows in this process: exact within one instance (a hit runs without yielding), for a
+ * The windows in this process, by the caller's clock: exact within one instance (a hit runs without yielding), for a
  * single instance or as the fallback while Redis is unreachable. Memory stays bounded: expired
  * counters are swept once per minute, by the first hit of the minute, with no timer per hit.
  */
@@ -28,6 +28,7 @@ export class MemoryWindowStore extends WindowStore {
         outcome: 'banned',
         windows: windowStates(now, limits, minuteCounter.count, dayCounter.count),
         bannedUntil,
+        now,
       };
     }
     if (minuteCounter.count < limits.perMinute && dayCounter.count < limits.perDay) {
@@ -36,18 +37,20 @@ export class MemoryWindowStore extends WindowStore {
       return {
         outcome: 'admitted',
         windows: windowStates(now, limits, minuteCounter.count, dayCounter.count),
+        now,
       };
     }
     const windows = windowStates(now, limits, minuteCounter.count, dayCounter.count);
     const refusals = this.counter(`${subject}|r|${minute.start}`, minute.end);
     if (++refusals.count > banThreshold) {
       this.bans.set(subject, now + banMs);
-      return { outcome: 'banned', windows, bannedUntil: now + banMs };
+      return { outcome: 'banned', windows, bannedUntil: now + banMs, now };
     }
     return {
       outcome: 'limited',
       windows,
       exhausted: exhaustedWindow(limits, minuteCounter.count, dayCounter.count),
+      now,
     };
   }
 

@@ -2,6 +2,7 @@ import { Controller, Get, HttpException, Injectable } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { Test } from '@nestjs/testing';
 import { SkipThrottle } from '@nestjs/throttler';
+import { RateLimitClock } from './clock';
 import { PlanThrottlerGuard } from './plan-throttler.guard';
 import { RateLimitModule } from './rate-limit.module';
 import {
@@ -9,6 +10,8 @@ import {
   RateLimitSubjectResolver,
   UnverifiedSubject,
 } from './rate-limit-subject.resolver';
+import { HitRequest, HitResult, WindowStore } from './window-store';
+import { windowStates } from './windows';
 
 /** Keys the resolver can only name by a costly check, and how often it was asked to. */
 const verifications: string[] = [];
@@ -127,5 +130,55 @@ describe('PlanThrottlerGuard', () => {
     }
     const counted = await call(new Limited(), 'open', key);
     expect(counted.headers['X-RateLimit-Remaining']).toBe('1');
+  });
+});
+
+/** A store with a clock of its own, as Redis's: it decides at this instant, whatever it is told. */
+const STORE_NOW = Date.parse('2026-11-22T13:45:59.250Z');
+
+@Injectable()
+class OwnClockStore extends WindowStore {
+  async hit({ limits }: HitRequest): Promise<HitResult> {
+    const windows = windowStates(STORE_NOW, limits, limits.perMinute, 1);
+    return { outcome: 'limited', windows, exhausted: 'minute', now: STORE_NOW };
+  }
+  async bannedUntil(): Promise<number | null> {
+    return null;
+  }
+  async liftBan(): Promise<void> {}
+}
+
+describe('PlanThrottlerGuard with a store that keeps its own clock', () => {
+  it("derives the headers and Retry-After from the store's instant, not its own clock", async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        RateLimitModule.forRootAsync({
+          resolver: KeyHeaderResolver,
+          store: OwnClockStore,
+          useFactory: () => ({}),
+        }),
+      ],
+    })
+      // This instance's clock is 1.5 s behind: by it the minute would end in 3 s, not 1.
+      .overrideProvider(RateLimitClock)
+      .useValue({ now: () => STORE_NOW - 1_500 })
+      .compile();
+    await moduleRef.init();
+    const guard = moduleRef.get(PlanThrottlerGuard);
+    const headers: Record<string, string> = {};
+    const context = new ExecutionContextHost(
+      [
+        { ip: '192.0.2.1', headers: { key: 'skewed' } },
+        { header: (name: string, value: string) => (headers[name] = value) },
+      ],
+      Limited,
+      new Limited().open,
+    );
+    await expect(guard.canActivate(context)).rejects.toThrow(HttpException);
+    expect(headers).toMatchObject({
+      'X-RateLimit-Reset': String(Date.parse('2026-11-22T13:46:00Z') / 1000),
+      'Retry-After': '1',
+    });
+    expect(headers.RateLimit).toMatch(/^"minute";r=0;t=1, /);
   });
 });

@@ -70,24 +70,26 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
     if (subject instanceof UnverifiedSubject) {
       // A possible guess pays from the address's budget before any work is done to check it.
       const charged = await this.hit(this.addressOf(req), res);
-      if (charged.outcome !== 'admitted') this.refuse(charged, charged.now, res);
+      if (charged.outcome !== 'admitted') this.refuse(charged, res);
       subject = await subject.verify();
       if (subject === null) return true;
     }
     const result = await this.hit(subject ?? this.addressOf(req), res);
-    if (result.outcome !== 'admitted') this.refuse(result, result.now, res);
+    if (result.outcome !== 'admitted') this.refuse(result, res);
     return true;
   }
 
-  /** Counts a request for the subject and writes the headers of its windows. */
-  private async hit(subject: RateLimitSubject, res: Reply): Promise<HitResult & { now: number }> {
-    const now = this.clock.now();
+  /**
+   * Counts a request for the subject and writes the headers of its windows, from the instant the
+   * store decided at (the Redis server's, with Redis), not this process's clock.
+   */
+  private async hit(subject: RateLimitSubject, res: Reply): Promise<HitResult> {
     let result: HitResult;
     try {
       result = await this.windows.hit({
         subject: subject.id,
         limits: subject.limits,
-        now,
+        now: this.clock.now(),
         banThreshold: this.limiter.banThreshold,
         banMs: this.limiter.banSeconds * 1000,
       });
@@ -96,17 +98,14 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
       res.header('Retry-After', UNAVAILABLE_RETRY_AFTER);
       throw refusal('service_unavailable', 'Rate limiting is unavailable; retry later.', 503);
     }
-    for (const [name, value] of Object.entries(rateLimitHeaders(result.windows, now)))
+    for (const [name, value] of Object.entries(rateLimitHeaders(result.windows, result.now)))
       res.header(name, value);
-    return { ...result, now };
+    return result;
   }
 
   /** Answers a refused request: 429, with the time to wait. */
-  private refuse(
-    result: Exclude<HitResult, { outcome: 'admitted' }>,
-    now: number,
-    res: Reply,
-  ): never {
+  private refuse(result: Exclude<HitResult, { outcome: 'admitted' }>, res: Reply): never {
+    const { now } = result;
     if (result.outcome === 'banned') {
       const seconds = Math.max(1, Math.ceil((result.bannedUntil - now) / 1000));
       res.header('Retry-After', String(seconds));

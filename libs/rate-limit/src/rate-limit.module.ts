@@ -8,7 +8,6 @@ import {
   Type,
 } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
-import Redis from 'ioredis';
 import { RateLimitClock, SystemRateLimitClock } from './clock';
 import { MemoryWindowStore } from './memory-window-store';
 import { PlanThrottlerGuard, THROTTLER_NAME } from './plan-throttler.guard';
@@ -19,7 +18,8 @@ import {
   resolveRateLimitOptions,
 } from './rate-limit.options';
 import { RateLimitSubjectResolver } from './rate-limit-subject.resolver';
-import { RedisWindowStore } from './redis-window-store';
+import { connectRedis, redisAnswers } from './redis-connection';
+import { RedisConnection, RedisWindowStore } from './redis-window-store';
 import { ResilientWindowStore } from './resilient-window-store';
 import { WindowStore } from './window-store';
 
@@ -31,7 +31,7 @@ export interface RateLimitAsyncOptions {
   useFactory: (...args: never[]) => RateLimitOptions | Promise<RateLimitOptions>;
   /** Who a request is counted for; the application's binding of the port. */
   resolver: Type<RateLimitSubjectResolver>;
-  /** Another WindowStore in place of Redis or memory, chosen by `redisUrl` otherwise. */
+  /** Another WindowStore in place of Redis or memory, chosen by `redis` otherwise. */
   store?: Type<WindowStore>;
 }
 
@@ -40,18 +40,13 @@ export interface RateLimitAsyncOptions {
 export class RateLimitHealth implements OnApplicationShutdown {
   constructor(
     private readonly windows: WindowStore,
-    @Inject(REDIS) private readonly redis: Redis | null,
+    @Inject(REDIS) private readonly redis: RedisConnection | null,
   ) {}
 
-  /** `memory` without Redis; `up` or `down` with it. */
+  /** `memory` without Redis; `up` or `down` with it (on a Cluster: every primary answers). */
   async status(): Promise<'memory' | 'up' | 'down'> {
     if (!this.redis) return 'memory';
-    try {
-      await this.redis.ping();
-      return 'up';
-    } catch {
-      return 'down';
-    }
+    return (await redisAnswers(this.redis)) ? 'up' : 'down';
   }
 
   /** Whether requests are being counted per instance because Redis is unreachable. */
@@ -64,27 +59,11 @@ export class RateLimitHealth implements OnApplicationShutdown {
   }
 }
 
-/** Connects, waiting up to a second for Redis: if it is down at start-up, the outage policy applies. */
-async function connectRedis(options: ResolvedRateLimitOptions): Promise<Redis | null> {
-  if (!options.redisUrl) return null;
-  const redis = new Redis(options.redisUrl, {
-    // Short timeouts and no queue while disconnected: an outage must never stall a request.
-    commandTimeout: options.redisCommandTimeoutMs,
-    connectTimeout: 1_000,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-  });
-  // Connection errors are reported through the store's outage log, once per incident.
-  redis.on('error', () => undefined);
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 1_000);
-    redis.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-  return redis;
+/** The Redis connection of the configured shape, or null to count in the process. */
+function redisFromOptions(options: ResolvedRateLimitOptions): Promise<RedisConnection | null> {
+  return options.redis
+    ? connectRedis(options.redis, options.redisCommandTimeoutMs)
+    : Promise.resolve(null);
 }
 
 /**
@@ -116,13 +95,13 @@ export class RateLimitModule {
           useFactory: async (...args: never[]) =>
             resolveRateLimitOptions(await useFactory(...args)),
         },
-        { provide: REDIS, inject: [RATE_LIMIT_OPTIONS], useFactory: connectRedis },
+        { provide: REDIS, inject: [RATE_LIMIT_OPTIONS], useFactory: redisFromOptions },
         store
           ? { provide: WindowStore, useClass: store }
           : {
               provide: WindowStore,
               inject: [RATE_LIMIT_OPTIONS, REDIS],
-              useFactory: (options: ResolvedRateLimitOptions, redis: Redis | null) =>
+              useFactory: (options: ResolvedRateLimitOptions, redis: RedisConnection | null) =>
                 redis
                   ? new ResilientWindowStore(
                       new RedisWindowStore(redis, options.redisKeyPrefix),

@@ -1,8 +1,24 @@
 import { RateLimits } from './windows';
 
+/** A Redis host and port: a seed node of a Cluster, or a Sentinel. */
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+
+/**
+ * Where the shared counters live, in one of the shapes operators run: one server (`url`), a
+ * Redis Cluster (any of its nodes: the others are discovered), or a primary managed by Sentinel
+ * (the Sentinels, and the name they monitor it under: a failover is followed without a restart).
+ */
+export type RedisConnectionShape =
+  | { kind: 'single'; url: string }
+  | { kind: 'cluster'; nodes: RedisNode[] }
+  | { kind: 'sentinel'; sentinels: RedisNode[]; name: string };
+
 export interface RateLimitOptions {
   /** Shared counters in Redis; without it the counters live in this process. */
-  redisUrl?: string;
+  redis?: RedisConnectionShape;
   /** Prefix of every Redis key the limiter writes. */
   redisKeyPrefix?: string;
   /** Longest wait for one Redis command before the outage policy applies. */
@@ -16,14 +32,14 @@ export interface RateLimitOptions {
   failClosed?: boolean;
 }
 
-export type ResolvedRateLimitOptions = Required<Omit<RateLimitOptions, 'redisUrl'>> &
-  Pick<RateLimitOptions, 'redisUrl'>;
+export type ResolvedRateLimitOptions = Required<Omit<RateLimitOptions, 'redis'>> &
+  Pick<RateLimitOptions, 'redis'>;
 
 export const RATE_LIMIT_OPTIONS = Symbol('RATE_LIMIT_OPTIONS');
 
 export function resolveRateLimitOptions(options: RateLimitOptions): ResolvedRateLimitOptions {
   return {
-    redisUrl: options.redisUrl,
+    redis: options.redis,
     redisKeyPrefix: options.redisKeyPrefix ?? 'rate-limit:',
     redisCommandTimeoutMs: options.redisCommandTimeoutMs ?? 250,
     anonymousLimits: options.anonymousLimits ?? { perMinute: 60, perDay: 1_000 },

@@ -1,6 +1,23 @@
-import Redis from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { exhaustedWindow, HitRequest, HitResult, WindowStore } from './window-store';
-import { windowsAt, windowStates } from './windows';
+import { DAY_MS, MINUTE_MS, windowStates } from './windows';
+
+/** Margin kept on key lifetimes so a counter never expires before its window ends. */
+const EXPIRY_MARGIN_MS = 5_000;
+
+/**
+ * The server's time in Unix ms, and the starts of its minute and day as key suffixes. Every
+ * instance reads the same clock, so instances whose own clocks disagree still share each window.
+ * (Scripts are replicated by their effects since Redis 5, which is what lets a script read TIME.)
+ */
+const SERVER_WINDOWS = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local minuteStart = now - now % ${MINUTE_MS}
+local dayStart = now - now % ${DAY_MS}
+local minuteSuffix = string.format('%.0f', minuteStart)
+local daySuffix = string.format('%.0f', dayStart)
+`;
 
 /**
  * One round trip, one atomic step: check the ban, check both windows, then either count the
@@ -8,11 +25,20 @@ import { windowsAt, windowStates } from './windows';
  * A counter holding something the limiter never writes (another type, or text that is not a
  * whole number) is dropped and counted again from zero, rather than failing every request of the
  * subject until the window ends.
- * KEYS: minute counter, day counter, refusal counter, ban. ARGV: per-minute limit, per-day limit,
- * minute TTL ms, day TTL ms, ban threshold, ban ms. Returns {outcome, minute, day, ban ms left}
- * with outcome 0 admitted, 1 limited, 2 banned.
+ *
+ * KEYS[1]: the subject's ban. KEYS[2]: the subject's key base, hash-tagged like KEYS[1]: the
+ * counters are named from it and from the server's minute and day, which only the script knows,
+ * so they cannot be declared; they share the declared keys' hash slot, as a Redis Cluster needs.
+ * ARGV: per-minute limit, per-day limit, ban threshold, ban ms.
+ * Returns {outcome, minute count, day count, ban ms left, server now ms} with outcome 0 admitted,
+ * 1 limited, 2 banned.
  */
-const HIT_SCRIPT = `
+const HIT_SCRIPT = `${SERVER_WINDOWS}
+local minuteKey = KEYS[2] .. ':m:' .. minuteSuffix
+local dayKey = KEYS[2] .. ':d:' .. daySuffix
+local refusalKey = KEYS[2] .. ':r:' .. minuteSuffix
+local minuteTtl = minuteStart + ${MINUTE_MS} - now + ${EXPIRY_MARGIN_MS}
+local dayTtl = dayStart + ${DAY_MS} - now + ${EXPIRY_MARGIN_MS}
 local function count(key)
   local value = redis.pcall('GET', key)
   if type(value) == 'table' or (value and not string.match(value, '^%d+$')) then
@@ -21,80 +47,101 @@ local function count(key)
   end
   return tonumber(value or '0')
 end
-local banLeft = redis.call('PTTL', KEYS[4])
-local minute = count(KEYS[1])
-local day = count(KEYS[2])
-if banLeft > 0 then return {2, minute, day, banLeft} end
+local banLeft = redis.call('PTTL', KEYS[1])
+local minute = count(minuteKey)
+local day = count(dayKey)
+if banLeft > 0 then return {2, minute, day, banLeft, now} end
 if minute < tonumber(ARGV[1]) and day < tonumber(ARGV[2]) then
-  minute = redis.call('INCR', KEYS[1])
-  if minute == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-  day = redis.call('INCR', KEYS[2])
-  if day == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
-  return {0, minute, day, 0}
+  minute = redis.call('INCR', minuteKey)
+  if minute == 1 then redis.call('PEXPIRE', minuteKey, minuteTtl) end
+  day = redis.call('INCR', dayKey)
+  if day == 1 then redis.call('PEXPIRE', dayKey, dayTtl) end
+  return {0, minute, day, 0, now}
 end
-count(KEYS[3])
-local refusals = redis.call('INCR', KEYS[3])
-if refusals == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[3]) end
-if refusals > tonumber(ARGV[5]) then
-  redis.call('SET', KEYS[4], '1', 'PX', ARGV[6])
-  redis.call('DEL', KEYS[3])
-  return {2, minute, day, tonumber(ARGV[6])}
+count(refusalKey)
+local refusals = redis.call('INCR', refusalKey)
+if refusals == 1 then redis.call('PEXPIRE', refusalKey, minuteTtl) end
+if refusals > tonumber(ARGV[3]) then
+  redis.call('SET', KEYS[1], '1', 'PX', ARGV[4])
+  redis.call('DEL', refusalKey)
+  return {2, minute, day, tonumber(ARGV[4]), now}
 end
-return {1, minute, day, 0}
+return {1, minute, day, 0, now}
 `;
 
-/** Margin kept on key lifetimes so a counter never expires before its window ends. */
-const EXPIRY_MARGIN_MS = 5_000;
+/** Lifts a ban: drops it and the refusals of the server's current minute. KEYS as HIT_SCRIPT's. */
+const LIFT_BAN_SCRIPT = `${SERVER_WINDOWS}
+redis.call('DEL', KEYS[1], KEYS[2] .. ':r:' .. minuteSuffix)
+return 1
+`;
 
-type HitCommand = (...args: (string | number)[]) => Promise<[number, number, number, number]>;
+/** A connection of any shape: one server (direct or found through Sentinel), or a Cluster. */
+export type RedisConnection = Redis | Cluster;
 
-/** The windows in Redis, shared by every instance: exact across any number of them. */
+type HitCommand = (
+  ...args: (string | number)[]
+) => Promise<[number, number, number, number, number]>;
+type LiftBanCommand = (...keys: string[]) => Promise<number>;
+
+/**
+ * The windows in Redis, shared by every instance: exact across any number of them, on one
+ * server, a Sentinel-managed primary or a Cluster. The windows follow the Redis server's clock:
+ * the caller's `now` is not used to place them.
+ */
 export class RedisWindowStore extends WindowStore {
   private readonly hitCommand: HitCommand;
+  private readonly liftBanCommand: LiftBanCommand;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly keyPrefix = 'rate-limit:',
   ) {
     super();
-    redis.defineCommand('rateLimitHit', { numberOfKeys: 4, lua: HIT_SCRIPT });
-    this.hitCommand = (redis as unknown as { rateLimitHit: HitCommand }).rateLimitHit.bind(redis);
+    redis.defineCommand('rateLimitHit', { numberOfKeys: 2, lua: HIT_SCRIPT });
+    redis.defineCommand('rateLimitLiftBan', { numberOfKeys: 2, lua: LIFT_BAN_SCRIPT });
+    const commands = redis as unknown as {
+      rateLimitHit: HitCommand;
+      rateLimitLiftBan: LiftBanCommand;
+    };
+    this.hitCommand = commands.rateLimitHit.bind(redis);
+    this.liftBanCommand = commands.rateLimitLiftBan.bind(redis);
   }
 
-  async hit({ subject, limits, now, banThreshold, banMs }: HitRequest): Promise<HitResult> {
-    const { minute, day } = windowsAt(now);
-    // The hash tag keeps a subject's keys in one slot, as a Redis Cluster requires for a script.
-    const base = `${this.keyPrefix}{${subject}}`;
-    const [outcome, minuteCount, dayCount, banLeft] = await this.hitCommand(
-      `${base}:m:${minute.start}`,
-      `${base}:d:${day.start}`,
-      `${base}:r:${minute.start}`,
-      `${base}:ban`,
+  async hit({ subject, limits, banThreshold, banMs }: HitRequest): Promise<HitResult> {
+    const [outcome, minuteCount, dayCount, banLeft, now] = await this.hitCommand(
+      ...this.keysOf(subject),
       limits.perMinute,
       limits.perDay,
-      minute.end - now + EXPIRY_MARGIN_MS,
-      day.end - now + EXPIRY_MARGIN_MS,
       banThreshold,
       banMs,
     );
     const windows = windowStates(now, limits, minuteCount, dayCount);
-    if (outcome === 0) return { outcome: 'admitted', windows };
-    if (outcome === 2) return { outcome: 'banned', windows, bannedUntil: now + banLeft };
+    if (outcome === 0) return { outcome: 'admitted', windows, now };
+    if (outcome === 2) return { outcome: 'banned', windows, bannedUntil: now + banLeft, now };
     return {
       outcome: 'limited',
       windows,
       exhausted: exhaustedWindow(limits, minuteCount, dayCount),
+      now,
     };
   }
 
+  /** The end of the ban by the caller's clock: what is left of it, from `now`. */
   async bannedUntil(subject: string, now: number): Promise<number | null> {
-    const left = await this.redis.pttl(`${this.keyPrefix}{${subject}}:ban`);
+    const left = await this.redis.pttl(this.keysOf(subject)[0]);
     return left > 0 ? now + left : null;
   }
 
   async liftBan(subject: string): Promise<void> {
-    const { minute } = windowsAt(Date.now());
+    await this.liftBanCommand(...this.keysOf(subject));
+  }
+
+  /**
+   * The subject's ban key and key base. The hash tag puts every key of a subject in one slot, as a
+   * Redis Cluster requires of the keys one script touches.
+   */
+  private keysOf(subject: string): [ban: string, base: string] {
     const base = `${this.keyPrefix}{${subject}}`;
-    await this.redis.del(`${base}:ban`, `${base}:r:${minute.start}`);
+    return [`${base}:ban`, base];
   }
 }

@@ -4,16 +4,27 @@ export interface HitRequest {
   /** Who is counted: an API key, or a client address. */
   subject: string;
   limits: RateLimits;
+  /**
+   * The caller's time, Unix ms. A store with a clock of its own (Redis: the server's) places the
+   * windows by that clock instead, so that every instance shares them whatever its own clock says.
+   */
   now: number;
   /** Refusals within one minute beyond which the subject is banned. */
   banThreshold: number;
   banMs: number;
 }
 
-export type HitResult =
+export type HitResult = (
   | { outcome: 'admitted'; windows: WindowState[] }
   | { outcome: 'limited'; windows: WindowState[]; exhausted: WindowName }
-  | { outcome: 'banned'; windows: WindowState[]; bannedUntil: number };
+  | { outcome: 'banned'; windows: WindowState[]; bannedUntil: number }
+) & {
+  /**
+   * The instant the store decided at, Unix ms: the windows, `bannedUntil` and any header or
+   * `Retry-After` derived from them are all relative to it.
+   */
+  now: number;
+};
 
 /**
  * Port: the counters of the fixed windows. `hit` checks and counts both windows and the ban in

@@ -12,7 +12,7 @@ describe('loadConfig', () => {
         preparedStatements: true,
       },
       apiKeys: { prefix: 'pet_live_', cacheTtlMs: 2000, adminToken: undefined },
-      rateLimit: { redisUrl: undefined, anonymous: { perMinute: 60, perDay: 1000 } },
+      rateLimit: { redis: undefined, anonymous: { perMinute: 60, perDay: 1000 } },
       observability: { logLevel: 'log', logFormat: 'json' },
       runtime: { heapGrowingPercent: 50 },
     });
@@ -67,6 +67,20 @@ describe('loadConfig', () => {
       /CORS_ORIGINS must be a comma-separated list of origins/,
     ],
     ['REDIS_URL', 'http://cache', /REDIS_URL must use redis: or rediss:/],
+    [
+      'REDIS_CLUSTER_NODES',
+      'redis-1',
+      /REDIS_CLUSTER_NODES must be a comma-separated list of host:port/,
+    ],
+    ['REDIS_CLUSTER_NODES', 'redis-1:6379,', /REDIS_CLUSTER_NODES must be a comma-separated list/],
+    ['REDIS_CLUSTER_NODES', 'redis-1:70000', /REDIS_CLUSTER_NODES must be a comma-separated list/],
+    [
+      'REDIS_CLUSTER_NODES',
+      'redis://redis-1:6379',
+      /REDIS_CLUSTER_NODES must be a comma-separated/,
+    ],
+    ['REDIS_SENTINELS', 'sentinel-1:26379', /REDIS_SENTINELS needs REDIS_SENTINEL_NAME/],
+    ['REDIS_SENTINEL_NAME', 'mymaster', /REDIS_SENTINEL_NAME is set without REDIS_SENTINELS/],
     ['BAN_SECONDS', '0', /BAN_SECONDS must be an integer/],
     ['TRUST_PROXY', 'everyone', /TRUST_PROXY must be false, a hop count/],
     ['TRUST_PROXY', 'true', /TRUST_PROXY must not be true/],
@@ -102,5 +116,77 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u:s3cret@[bad' })).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('s3cret') }),
     );
+  });
+
+  describe('Redis', () => {
+    it('reads one server, a Cluster or a Sentinel-managed primary', () => {
+      expect(loadConfig({ REDIS_URL: 'redis://cache:6379' }).rateLimit.redis).toEqual({
+        kind: 'single',
+        url: 'redis://cache:6379',
+      });
+      expect(
+        loadConfig({ REDIS_CLUSTER_NODES: 'redis-1:7000, redis-2:7001,[::1]:7002' }).rateLimit
+          .redis,
+      ).toEqual({
+        kind: 'cluster',
+        nodes: [
+          { host: 'redis-1', port: 7000 },
+          { host: 'redis-2', port: 7001 },
+          { host: '::1', port: 7002 },
+        ],
+      });
+      expect(
+        loadConfig({ REDIS_SENTINELS: 's-1:26379,s-2:26379', REDIS_SENTINEL_NAME: 'pets' })
+          .rateLimit.redis,
+      ).toEqual({
+        kind: 'sentinel',
+        sentinels: [
+          { host: 's-1', port: 26379 },
+          { host: 's-2', port: 26379 },
+        ],
+        name: 'pets',
+      });
+    });
+
+    it.each([
+      [
+        { REDIS_URL: 'redis://cache', REDIS_CLUSTER_NODES: 'r:7000' },
+        'REDIS_URL and REDIS_CLUSTER_NODES',
+      ],
+      [
+        { REDIS_URL: 'redis://cache', REDIS_SENTINELS: 's:26379', REDIS_SENTINEL_NAME: 'pets' },
+        'REDIS_URL and REDIS_SENTINELS',
+      ],
+      [
+        { REDIS_CLUSTER_NODES: 'r:7000', REDIS_SENTINELS: 's:26379', REDIS_SENTINEL_NAME: 'pets' },
+        'REDIS_CLUSTER_NODES and REDIS_SENTINELS',
+      ],
+      [
+        { REDIS_URL: 'redis://cache', REDIS_CLUSTER_NODES: 'r:7000', REDIS_SENTINELS: 's:26379' },
+        'REDIS_URL and REDIS_CLUSTER_NODES and REDIS_SENTINELS',
+      ],
+    ])('stops when more than one Redis is set (%j), naming them', (env, named) => {
+      expect(() => loadConfig(env)).toThrow(
+        expect.objectContaining({
+          name: 'ConfigError',
+          message: expect.stringMatching(
+            new RegExp(`^Invalid configuration: ${named} are set together: .*set only one of`),
+          ),
+        }),
+      );
+    });
+
+    it('takes a blank variable for an unset one', () => {
+      expect(loadConfig({ REDIS_URL: '', REDIS_CLUSTER_NODES: 'r:7000' }).rateLimit.redis).toEqual({
+        kind: 'cluster',
+        nodes: [{ host: 'r', port: 7000 }],
+      });
+    });
+
+    it('never echoes a Redis URL given beside another shape, which may hold a password', () => {
+      expect(() =>
+        loadConfig({ REDIS_URL: 'redis://:s3cret@cache', REDIS_CLUSTER_NODES: 'r:7000' }),
+      ).toThrow(expect.objectContaining({ message: expect.not.stringContaining('s3cret') }));
+    });
   });
 });

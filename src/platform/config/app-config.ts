@@ -1,4 +1,16 @@
-import { baseUrl, boolean, ConfigError, Env, instant, integer, oneOf, read, url } from './env';
+import {
+  baseUrl,
+  boolean,
+  ConfigError,
+  Env,
+  HostPort,
+  hostPorts,
+  instant,
+  integer,
+  oneOf,
+  read,
+  url,
+} from './env';
 
 export { ConfigError } from './env';
 
@@ -40,9 +52,15 @@ export interface ApiKeysConfig {
   adminToken?: string;
 }
 
+/** The Redis holding the shared limits, in one of the shapes operators run. */
+export type RedisConfig =
+  | { kind: 'single'; url: string }
+  | { kind: 'cluster'; nodes: HostPort[] }
+  | { kind: 'sentinel'; sentinels: HostPort[]; name: string };
+
 export interface RateLimitConfig {
   /** Shared rate-limit counters; without it they live in the process (one instance only). */
-  redisUrl?: string;
+  redis?: RedisConfig;
   /** Prefix of the limiter's Redis keys, to share one Redis between deployments. */
   redisKeyPrefix: string;
   /** Limits of requests without a valid key, per client address. */
@@ -167,9 +185,42 @@ function apiKeysConfig(env: Env): ApiKeysConfig {
   };
 }
 
+const REDIS_SHAPES = ['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'];
+
+/** One server (REDIS_URL), a Cluster (REDIS_CLUSTER_NODES), or Sentinels (REDIS_SENTINELS): one. */
+function redisConfig(env: Env): RedisConfig | undefined {
+  const set = REDIS_SHAPES.filter((name) => read(env, name) !== undefined);
+  if (set.length > 1) {
+    throw new ConfigError(
+      set.join(' and '),
+      `are set together: Redis is one of a single server (REDIS_URL), a Cluster's seed nodes (REDIS_CLUSTER_NODES) or the Sentinels of a primary (REDIS_SENTINELS); set only one of ${REDIS_SHAPES.join(', ')}.`,
+    );
+  }
+  const name = read(env, 'REDIS_SENTINEL_NAME');
+  if (name !== undefined && read(env, 'REDIS_SENTINELS') === undefined) {
+    throw new ConfigError(
+      'REDIS_SENTINEL_NAME',
+      'is set without REDIS_SENTINELS: give the Sentinels that monitor the named primary.',
+    );
+  }
+  const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  if (redisUrl !== undefined) return { kind: 'single', url: redisUrl };
+  const nodes = hostPorts(env, 'REDIS_CLUSTER_NODES');
+  if (nodes !== undefined) return { kind: 'cluster', nodes };
+  const sentinels = hostPorts(env, 'REDIS_SENTINELS');
+  if (sentinels === undefined) return undefined;
+  if (name === undefined) {
+    throw new ConfigError(
+      'REDIS_SENTINELS',
+      'needs REDIS_SENTINEL_NAME, the name under which the Sentinels monitor the primary.',
+    );
+  }
+  return { kind: 'sentinel', sentinels, name };
+}
+
 function rateLimitConfig(env: Env): RateLimitConfig {
   return {
-    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redis: redisConfig(env),
     redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'pet-adoption:rate-limit:',
     anonymous: {
       perMinute: integer(env, 'ANONYMOUS_PER_MINUTE', 60, 1, 1_000_000),

@@ -91,3 +91,25 @@ export function oneOf<T extends string>(
   }
   return raw as T;
 }
+
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+/** A comma-separated list of `host:port` (an IPv6 host in brackets: `[::1]:6379`). */
+export function hostPorts(env: Env, name: string): HostPort[] | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  return raw.split(',').map((entry) => {
+    const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(entry.trim());
+    const port = Number(match?.[3]);
+    if (!match || port < 1 || port > 65535) {
+      throw new ConfigError(
+        name,
+        `must be a comma-separated list of host:port such as redis-1:6379,redis-2:6379, got "${entry.trim()}".`,
+      );
+    }
+    return { host: match[1] ?? match[2], port };
+  });
+}

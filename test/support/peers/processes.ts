@@ -68,3 +68,23 @@ export async function stopProcess(child: ChildProcess | undefined): Promise<void
   await exited;
   clearTimeout(timer);
 }
+
+/** `count` distinct loopback ports nothing listens on right now. */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
+/** Polls `check` until it holds, or throws naming `what` after `timeoutMs`. */
+export async function waitUntil(
+  check: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
