@@ -18,7 +18,7 @@ import { OrderedPetNotFoundError, PetNotAvailableError } from '../../src/store/d
 export class InMemoryOrderRepository extends OrderRepository {
   readonly pets = new Map<number, PetStatus>();
   private readonly rows: Order[] = [];
-  now = () => new Date('2026-11-23T12:00:00Z');
+  now = () => '2026-11-23T12:00:00.000Z';
 
   async place(petId: number, owner: string): Promise<Order> {
     const status = this.pets.get(petId);

@@ -33,11 +33,7 @@ export class PlaceOrder {
       { ...idempotencyKey, fingerprint: fingerprintOf(['placeOrder', petId]) },
       place,
     );
-    // A replay is the order as recorded in JSON: its instants come back as text.
-    return { order: replayed ? revived(value) : value, replayed };
+    // An order is plain JSON: a replay, as recorded, is the order as it was placed.
+    return { order: value, replayed };
   }
-}
-
-function revived(order: Order): Order {
-  return { ...order, placedAt: new Date(order.placedAt), updatedAt: new Date(order.updatedAt) };
 }

@@ -42,8 +42,9 @@ export interface Order {
   /** The API key that placed it: only that key, or one with `orders:manage`, sees it. */
   readonly owner: string;
   readonly status: OrderStatus;
-  readonly placedAt: Date;
-  readonly updatedAt: Date;
+  /** Instants as RFC 3339 text in UTC, as they are answered: nothing here computes with them. */
+  readonly placedAt: string;
+  readonly updatedAt: string;
 }
 
 /** The pet follows its order, in the same transaction. */

@@ -1,8 +1,16 @@
 import { isOrderStatus, Order } from '../domain/order';
-import { OrderOrmEntity } from './order.orm-entity';
+/** A row as the hot statements select it: bigints and instants as text. */
+export interface OrderRow {
+  id: string;
+  petId: string;
+  ownerKeyId: string;
+  status: string;
+  placedAt: string;
+  updatedAt: string;
+}
 
 export const OrderMapper = {
-  toDomain(row: OrderOrmEntity): Order {
+  toDomain(row: OrderRow): Order {
     if (!isOrderStatus(row.status)) {
       throw new Error(`Stored order ${row.id} has an unknown status.`);
     }

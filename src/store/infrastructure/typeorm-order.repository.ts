@@ -4,12 +4,14 @@ import { SqlStatement, SqlStatements } from '../../platform/database/sql-stateme
 import { OrderPageQuery, OrderRepository } from '../application/order.repository';
 import { Order, ORDERABLE_PET_STATUS, OrderId, OrderStatus, petStatusFor } from '../domain/order';
 import { OrderedPetNotFoundError, PetNotAvailableError } from '../domain/order.errors';
-import { OrderMapper } from './order.mapper';
-import { OrderOrmEntity } from './order.orm-entity';
+import { OrderMapper, OrderRow } from './order.mapper';
 
 // The hot statements, as fixed text: a request builds no SQL (docs/adr/0008).
+// Instants are formatted by PostgreSQL as the API writes them: no Date to parse and print again.
+const instant = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const COLUMNS = `id, pet_id AS "petId", owner_key_id AS "ownerKeyId", status,
-  placed_at AS "placedAt", updated_at AS "updatedAt"`;
+  ${instant('placed_at')} AS "placedAt", ${instant('updated_at')} AS "updatedAt"`;
 
 /**
  * One statement: the pet becomes pending only if it is available (a concurrent order waits on the
@@ -72,7 +74,7 @@ export class TypeOrmOrderRepository extends OrderRepository {
 
   async place(petId: number, owner: string): Promise<Order> {
     const [placed] = await this.sql
-      .query<OrderOrmEntity>(PLACE, [petId, ORDERABLE_PET_STATUS, petStatusFor('placed'), owner])
+      .query<OrderRow>(PLACE, [petId, ORDERABLE_PET_STATUS, petStatusFor('placed'), owner])
       .catch((error: unknown) => {
         // Only if something else made the pet available while it had an open order.
         const { code, constraint } = error as { code?: string; constraint?: string };
@@ -90,13 +92,13 @@ export class TypeOrmOrderRepository extends OrderRepository {
   }
 
   async findById(id: OrderId): Promise<Order | null> {
-    const [row] = await this.sql.query<OrderOrmEntity>(FIND_BY_ID, [id]);
+    const [row] = await this.sql.query<OrderRow>(FIND_BY_ID, [id]);
     return row ? OrderMapper.toDomain(row) : null;
   }
 
   async findPage({ owner, status, petId, after = 0, limit }: OrderPageQuery): Promise<Order[]> {
     const values: unknown[] = [status ?? null, after, limit];
-    const rows = await this.sql.query<OrderOrmEntity>(
+    const rows = await this.sql.query<OrderRow>(
       owner === undefined
         ? petId === undefined
           ? PAGE
@@ -112,10 +114,10 @@ export class TypeOrmOrderRepository extends OrderRepository {
   changeStatus(id: OrderId, decide: (current: Order) => OrderStatus): Promise<Order | null> {
     return this.sql.transaction(async () => {
       // The row lock orders concurrent changes of one order: each decides on what the last did.
-      const [row] = await this.sql.query<OrderOrmEntity>(LOCK_BY_ID, [id]);
+      const [row] = await this.sql.query<OrderRow>(LOCK_BY_ID, [id]);
       if (!row) return null;
       const next = decide(OrderMapper.toDomain(row));
-      const [moved] = await this.sql.query<OrderOrmEntity>(MOVE, [id, next, petStatusFor(next)]);
+      const [moved] = await this.sql.query<OrderRow>(MOVE, [id, next, petStatusFor(next)]);
       return OrderMapper.toDomain(moved);
     });
   }

@@ -25,12 +25,6 @@ export class OrderDto {
   updatedAt!: string;
 
   static of({ id, petId, status, placedAt, updatedAt }: Order): OrderDto {
-    return {
-      id,
-      petId,
-      status,
-      placedAt: placedAt.toISOString(),
-      updatedAt: updatedAt.toISOString(),
-    };
+    return { id, petId, status, placedAt, updatedAt };
   }
 }
