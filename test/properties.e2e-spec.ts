@@ -256,6 +256,89 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
     );
   });
 
+  it('the store answers every order and update body as documented: 2xx, 404, 409 or 400, never a 5xx', async () => {
+    const api = apiClient(t.url, t.auth);
+    const shelter = apiClient(t.url, (await t.issueKey({ scopes: ['orders:manage'] })).auth);
+    const ORDER_STATUSES = ['placed', 'approved', 'delivered', 'cancelled'];
+    // Pets to order: the ids the property picks from, beside ids no pet has.
+    const pets = [];
+    for (let i = 0; i < 5; i += 1) {
+      pets.push((await api.post('/v1/pets').send({ name: 'Rex', categoryId: 1 })).body.id);
+    }
+    const validOrder = fc.record({
+      petId: fc.oneof(fc.constantFrom(...pets), fc.integer({ min: 1, max: MAX_SAFE })),
+    });
+    const invalidOrder = fc.oneof(
+      validOrder.chain((o) => badCategory.map((petId) => ({ ...o, petId }))),
+      fc.constant({}),
+      validOrder.chain((o) =>
+        fc
+          .string({ minLength: 1, maxLength: 10, unit: 'grapheme-ascii' })
+          .filter((k) => k !== 'petId' && /^[a-z]+$/i.test(k))
+          .map((k) => ({ ...o, [k]: 1 })),
+      ),
+      fc.oneof(fc.array(fc.integer(), { maxLength: 3 }), fc.string(), fc.constant(null)),
+    );
+    const invalidUpdate = fc.oneof(
+      fc.constant({}),
+      fc
+        .oneof(fc.string(), fc.constant(null), fc.integer(), fc.constant('placed'))
+        .filter((status) => !['approved', 'delivered', 'cancelled'].includes(status as string))
+        .map((status) => ({ status })),
+      fc.record({ status: fc.constant('cancelled'), petId: fc.integer() }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          validOrder.map((body) => ({ kind: 'place' as const, body: JSON.stringify(body) })),
+          fc
+            .oneof(
+              invalidOrder.map((body) => JSON.stringify(body)),
+              deepBody(validOrder, ['petId']),
+            )
+            .map((body) => ({ kind: 'refused order' as const, body })),
+          fc
+            .tuple(
+              fc.constantFrom('approved', 'delivered', 'cancelled'),
+              fc.integer({ min: 1, max: 40 }),
+            )
+            .map(([status, id]) => ({
+              kind: 'move' as const,
+              id,
+              body: JSON.stringify({ status }),
+            })),
+          fc
+            .oneof(
+              invalidUpdate.map((b) => JSON.stringify(b)),
+              deepJson,
+            )
+            .map((body) => ({ kind: 'refused move' as const, id: 1, body })),
+        ),
+        async (call) => {
+          if (call.kind === 'place' || call.kind === 'refused order') {
+            const response = await api
+              .post('/v1/store/orders')
+              .set('content-type', 'application/json')
+              .send(call.body);
+            if (call.kind === 'refused order') expectRefusal(response, 400, 'validation_failed');
+            else expect([201, 404, 409]).toContain(response.status);
+            expectDocumented('public', '/store/orders', 'post', response);
+            return;
+          }
+          const response = await shelter
+            .patch(`/v1/store/orders/${call.id}`)
+            .set('content-type', 'application/merge-patch+json')
+            .send(call.body);
+          if (call.kind === 'refused move') expectRefusal(response, 400, 'validation_failed');
+          else expect([200, 404, 409]).toContain(response.status);
+          if (response.status === 200) expect(ORDER_STATUSES).toContain(response.body.status);
+          expectDocumented('public', '/store/orders/{orderId}', 'patch', response);
+        },
+      ),
+      { seed, numRuns: runs / 2 },
+    );
+  });
+
   it('answers every made-up bearer token with a 401', async () => {
     const base64url = fc.string({
       unit: fc.constantFrom(

@@ -1,4 +1,4 @@
-import { createPetAdoptionClient, NewPet } from '../clients/typescript/src';
+import { createPetAdoptionClient, NewOrder, NewPet } from '../clients/typescript/src';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -47,6 +47,27 @@ describe('the typed client (clients/typescript)', () => {
       code: 'validation_failed',
       message: expect.stringMatching(/limit/),
       status: 400,
+    });
+  });
+
+  it('orders a pet, cancels the order by merge patch, and reads the inventory', async () => {
+    const { data: pet } = await api.POST('/pets', { body: { name: 'Tom', categoryId: 2 } });
+    const body: NewOrder = { petId: pet!.id };
+    const placed = await api.POST('/store/orders', { body });
+    expect(placed.response.status).toBe(201);
+    expect(placed.data).toMatchObject({ petId: pet!.id, status: 'placed' });
+    expect((await api.GET('/store/inventory')).data).toEqual({ available: 1, pending: 1, sold: 0 });
+    const cancelled = await api.PATCH('/store/orders/{orderId}', {
+      params: { path: { orderId: placed.data!.id } },
+      body: { status: 'cancelled' },
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
+    expect(cancelled.data?.status).toBe('cancelled');
+    const again = await api.POST('/store/orders', { body: { petId: 999_999 } });
+    expect(again.error).toEqual({
+      code: 'not_found',
+      message: 'No pet with id 999999.',
+      status: 404,
     });
   });
 });

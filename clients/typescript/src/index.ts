@@ -9,6 +9,10 @@ export type NewPet = components['schemas']['NewPet'];
 export type Pets = components['schemas']['Pets'];
 export type PetStatus = components['schemas']['PetStatus'];
 export type ErrorBody = components['schemas']['Error'];
+export type Order = components['schemas']['Order'];
+export type NewOrder = components['schemas']['NewOrder'];
+export type OrderStatus = components['schemas']['OrderStatus'];
+export type Inventory = components['schemas']['Inventory'];
 
 export interface PetAdoptionClientOptions {
   /** The API's base address, ending in /v1, such as `http://localhost:3000/v1`. */
