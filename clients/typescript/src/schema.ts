@@ -271,12 +271,12 @@ export interface operations {
   listPets: {
     parameters: {
       query?: {
-        /** @description Maximum number of animals to return */
+        /** @description Maximum number of items to return */
         limit?: number;
+        /** @description Return only items whose id is greater than this (the `next` link sets it) */
+        after?: number;
         /** @description Filters animals by availability status */
         status?: components['schemas']['PetStatus'];
-        /** @description Return only animals whose id is greater than this (the `next` link sets it) */
-        after?: number;
       };
       header?: never;
       path?: never;
@@ -897,14 +897,14 @@ export interface operations {
   listOrders: {
     parameters: {
       query?: {
-        /** @description Maximum number of orders to return */
+        /** @description Maximum number of items to return */
         limit?: number;
+        /** @description Return only items whose id is greater than this (the `next` link sets it) */
+        after?: number;
         /** @description Only orders with this status */
         status?: components['schemas']['OrderStatus'];
         /** @description Only orders of this animal */
         petId?: number;
-        /** @description Return only orders whose id is greater than this (the `next` link sets it) */
-        after?: number;
       };
       header?: never;
       path?: never;

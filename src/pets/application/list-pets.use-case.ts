@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Pet, PetId } from '../domain/pet';
 import { PetStatus } from '../../common/pet-status';
+import { DEFAULT_PAGE_SIZE, keysetPage } from '../../common/paging';
 import { PetRepository } from './pet.repository';
-
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
 
 export interface ListPetsQuery {
   status?: PetStatus;
@@ -23,10 +21,8 @@ export class ListPets {
   constructor(private readonly pets: PetRepository) {}
 
   async execute({ status, after, limit = DEFAULT_PAGE_SIZE }: ListPetsQuery): Promise<PetPage> {
-    // One extra row tells whether another page exists without a count query.
     const rows = await this.pets.findPage({ status, after, limit: limit + 1 });
-    const pets = rows.slice(0, limit);
-    const nextAfter = rows.length > limit ? pets[pets.length - 1].id : null;
+    const { items: pets, nextAfter } = keysetPage(rows, limit);
     return { pets, nextAfter };
   }
 }

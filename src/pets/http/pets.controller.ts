@@ -1,10 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
-import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AppConfig } from '../../platform/config/app-config';
 import { ApiErrorResponses } from '../../platform/http/errors/api-error-responses.decorator';
-import { IdempotencyKey, IdempotencyKeyHeader } from '../../platform/http/request/idempotency-key';
+import {
+  ApiIdempotencyKeyHeader,
+  IdempotencyKey,
+  IdempotencyKeyHeader,
+} from '../../platform/http/request/idempotency-key';
+import { nextPageLink } from '../../platform/http/response/next-page-link';
 import { CreatePet } from '../application/create-pet.use-case';
 import { GetPet } from '../application/get-pet.use-case';
 import { ListPets } from '../application/list-pets.use-case';
@@ -62,11 +67,12 @@ export class PetsController {
     const after = query.after === undefined ? undefined : Math.min(Number(query.after), MAX_PET_ID);
     const page = await this.listPets.execute({ status: query.status, after, limit });
     if (page.nextAfter !== null) {
-      const next = new URLSearchParams();
-      if (limit !== undefined) next.set('limit', String(limit));
-      if (query.status) next.set('status', query.status);
-      next.set('after', String(page.nextAfter));
-      void reply.header('link', `<${this.config.http.publicBaseUrl}/pets?${next}>; rel="next"`);
+      const address = `${this.config.http.publicBaseUrl}/pets`;
+      const { status } = query;
+      void reply.header(
+        'link',
+        nextPageLink(address, { limit: query.limit, status, after: String(page.nextAfter) }),
+      );
     }
     return page.pets;
   }
@@ -86,14 +92,7 @@ export class PetsController {
       },
     },
   })
-  @ApiHeader({
-    name: 'Idempotency-Key',
-    required: false,
-    description:
-      'Makes retries safe: a retry with the same key and body within 24 hours returns the original 201 ' +
-      '(with `Idempotent-Replayed: true`) instead of a second pet; the same key with another body is a 422.',
-    schema: { type: 'string', minLength: 1, maxLength: 255 },
-  })
+  @ApiIdempotencyKeyHeader('pet')
   @ApiErrorResponses(
     'validation_failed',
     'malformed_json',

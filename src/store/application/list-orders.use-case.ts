@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { checkScope } from '../../common/scopes';
 import { managesOrders, Order, OrderId, OrderStatus, Requester } from '../domain/order';
+import { DEFAULT_PAGE_SIZE, keysetPage } from '../../common/paging';
 import { OrderRepository } from './order.repository';
-
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
 
 export interface ListOrdersQuery {
   status?: OrderStatus;
@@ -29,10 +27,8 @@ export class ListOrders {
   ): Promise<OrderPage> {
     checkScope(['orders:read', 'orders:manage'], requester.scopes);
     const owner = managesOrders(requester) ? undefined : requester.keyId;
-    // One extra row tells whether another page exists without a count query.
     const rows = await this.orders.findPage({ owner, status, petId, after, limit: limit + 1 });
-    const orders = rows.slice(0, limit);
-    const nextAfter = rows.length > limit ? orders[orders.length - 1].id : null;
+    const { items: orders, nextAfter } = keysetPage(rows, limit);
     return { orders, nextAfter };
   }
 }

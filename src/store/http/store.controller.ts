@@ -1,17 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiHeader,
-  ApiOperation,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
 import type { FastifyReply } from 'fastify';
 import { AppConfig } from '../../platform/config/app-config';
 import { ApiErrorResponses } from '../../platform/http/errors/api-error-responses.decorator';
-import { IdempotencyKey, IdempotencyKeyHeader } from '../../platform/http/request/idempotency-key';
+import {
+  ApiIdempotencyKeyHeader,
+  IdempotencyKey,
+  IdempotencyKeyHeader,
+} from '../../platform/http/request/idempotency-key';
+import { nextPageLink } from '../../platform/http/response/next-page-link';
 import { ApiNamedArrayResponse } from '../../platform/http/response/api-named-array-response.decorator';
 import {
   AcceptsMergePatch,
@@ -76,14 +74,7 @@ export class StoreController {
       },
     },
   })
-  @ApiHeader({
-    name: 'Idempotency-Key',
-    required: false,
-    description:
-      'Makes retries safe: a retry with the same key and body within 24 hours returns the original 201 ' +
-      '(with `Idempotent-Replayed: true`) instead of a second order; the same key with another body is a 422.',
-    schema: { type: 'string', minLength: 1, maxLength: 255 },
-  })
+  @ApiIdempotencyKeyHeader('order')
   @ApiErrorResponses(
     'validation_failed',
     'malformed_json',
@@ -144,14 +135,11 @@ export class StoreController {
       limit,
     });
     if (page.nextAfter !== null) {
-      const next = new URLSearchParams();
-      if (limit !== undefined) next.set('limit', String(limit));
-      if (query.status) next.set('status', query.status);
-      if (query.petId) next.set('petId', query.petId);
-      next.set('after', String(page.nextAfter));
+      const { status, petId } = query;
+      const address = `${this.config.http.publicBaseUrl}/store/orders`;
       void reply.header(
         'link',
-        `<${this.config.http.publicBaseUrl}/store/orders?${next}>; rel="next"`,
+        nextPageLink(address, { limit: query.limit, status, petId, after: String(page.nextAfter) }),
       );
     }
     return page.orders.map(OrderDto.of);

@@ -1,4 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 
 /** The Idempotency-Key header of a request, as the validation pipe checks it. */
@@ -21,3 +22,14 @@ export const IdempotencyKey = createParamDecorator(
     return Object.assign(new IdempotencyKeyHeader(), { key: header });
   },
 );
+
+/** Documents the optional `Idempotency-Key` header of an operation that creates a `resource`. */
+export const ApiIdempotencyKeyHeader = (resource: string) =>
+  ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Makes retries safe: a retry with the same key and body within 24 hours returns the original 201 ' +
+      `(with \`Idempotent-Replayed: true\`) instead of a second ${resource}; the same key with another body is a 422.`,
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  });
