@@ -29,6 +29,13 @@ describe('orders under concurrency, across two instances', () => {
       .id as number;
   const petStatus = async (id: number) =>
     (await one.dataSource.query('SELECT status FROM pets WHERE id = $1', [id]))[0].status;
+  /** A new pet, and an order for it placed by `owner`. */
+  const placedOrder = async (owner: Record<string, string>) => {
+    const petId = await addPet();
+    const response = await apiClient(one.url, owner).post('/v1/store/orders').send({ petId });
+    expect(response.status).toBe(201);
+    return { petId, id: response.body.id as number };
+  };
   const inventory = async () =>
     (await apiClient(two.url, one.auth).get('/v1/store/inventory')).body;
 
@@ -56,11 +63,8 @@ describe('orders under concurrency, across two instances', () => {
 
   it('settles simultaneous approve and cancel of one order consistently, every time', async () => {
     for (let round = 0; round < 10; round += 1) {
-      const petId = await addPet();
       const owner = customers[round];
-      const { id } = (
-        await apiClient(one.url, owner).post('/v1/store/orders').send({ petId }).expect(201)
-      ).body;
+      const { petId, id } = await placedOrder(owner);
       const [approve, cancel] = await Promise.all([
         apiClient(one.url, shelter).patch(`/v1/store/orders/${id}`).send({ status: 'approved' }),
         apiClient(two.url, owner).patch(`/v1/store/orders/${id}`).send({ status: 'cancelled' }),
@@ -80,11 +84,8 @@ describe('orders under concurrency, across two instances', () => {
 
   it('settles simultaneous deliver and cancel of one approved order: the pet follows the winner', async () => {
     for (let round = 0; round < 10; round += 1) {
-      const petId = await addPet();
       const owner = customers[round];
-      const { id } = (
-        await apiClient(one.url, owner).post('/v1/store/orders').send({ petId }).expect(201)
-      ).body;
+      const { petId, id } = await placedOrder(owner);
       await apiClient(one.url, shelter)
         .patch(`/v1/store/orders/${id}`)
         .send({ status: 'approved' })

@@ -2,7 +2,10 @@ import { SkipThrottle } from '@nestjs/throttler';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AllowAnonymous, ApiKeys, ApiKeyView } from '@pet-adoption/api-keys';
-import { ApiErrorResponses } from '../../platform/http/errors/api-error-responses.decorator';
+import {
+  ApiErrorResponses,
+  BODY_ERRORS,
+} from '../../platform/http/errors/api-error-responses.decorator';
 import { ApiError } from '../../platform/http/errors/api-error';
 import { AdminTokenGuard } from './admin-token.guard';
 import { ApiKeyIdParamsDto } from './dto/api-key-id.params.dto';
@@ -38,12 +41,7 @@ export class AdminController {
     summary: 'Issue an API key (the only time it is shown)',
   })
   @ApiResponse({ status: 201, type: IssuedApiKeyDto })
-  @ApiErrorResponses(
-    'validation_failed',
-    'malformed_json',
-    'payload_too_large',
-    'unsupported_media_type',
-  )
+  @ApiErrorResponses(...BODY_ERRORS)
   async issue(@Body() body: IssueApiKeyDto): Promise<IssuedApiKeyDto> {
     const { apiKey, key } = await this.keys.issue({
       ...body,

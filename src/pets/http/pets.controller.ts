@@ -3,7 +3,10 @@ import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AppConfig } from '../../platform/config/app-config';
-import { ApiErrorResponses } from '../../platform/http/errors/api-error-responses.decorator';
+import {
+  ApiErrorResponses,
+  BODY_ERRORS,
+} from '../../platform/http/errors/api-error-responses.decorator';
 import {
   ApiIdempotencyKeyHeader,
   IdempotencyKey,
@@ -93,13 +96,7 @@ export class PetsController {
     },
   })
   @ApiIdempotencyKeyHeader('pet')
-  @ApiErrorResponses(
-    'validation_failed',
-    'malformed_json',
-    'payload_too_large',
-    'unsupported_media_type',
-    'idempotency_key_reused',
-  )
+  @ApiErrorResponses(...BODY_ERRORS, 'idempotency_key_reused')
   async create(
     @Body() body: NewPetDto,
     @IdempotencyKey() { key }: IdempotencyKeyHeader,

@@ -3,7 +3,10 @@ import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nes
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
 import type { FastifyReply } from 'fastify';
 import { AppConfig } from '../../platform/config/app-config';
-import { ApiErrorResponses } from '../../platform/http/errors/api-error-responses.decorator';
+import {
+  ApiErrorResponses,
+  BODY_ERRORS,
+} from '../../platform/http/errors/api-error-responses.decorator';
 import {
   ApiIdempotencyKeyHeader,
   IdempotencyKey,
@@ -75,15 +78,7 @@ export class StoreController {
     },
   })
   @ApiIdempotencyKeyHeader('order')
-  @ApiErrorResponses(
-    'validation_failed',
-    'malformed_json',
-    'payload_too_large',
-    'unsupported_media_type',
-    'not_found',
-    'pet_not_available',
-    'idempotency_key_reused',
-  )
+  @ApiErrorResponses(...BODY_ERRORS, 'not_found', 'pet_not_available', 'idempotency_key_reused')
   async place(
     @Body() body: NewOrderDto,
     @IdempotencyKey() { key }: IdempotencyKeyHeader,
@@ -180,14 +175,7 @@ export class StoreController {
     required: true,
   })
   @ApiResponse({ status: 200, description: 'The order, changed', type: OrderDto })
-  @ApiErrorResponses(
-    'validation_failed',
-    'malformed_json',
-    'payload_too_large',
-    'unsupported_media_type',
-    'not_found',
-    'invalid_transition',
-  )
+  @ApiErrorResponses(...BODY_ERRORS, 'not_found', 'invalid_transition')
   async update(
     @Param() params: OrderIdParamsDto,
     @Body() body: OrderUpdateDto,

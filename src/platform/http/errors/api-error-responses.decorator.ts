@@ -3,6 +3,14 @@ import { ApiResponse } from '@nestjs/swagger';
 import { ERROR_CODES, ErrorCode } from '../../../common/error-codes';
 import { ErrorBodyDto } from './error-body.dto';
 
+/** What an operation that reads a JSON body may answer because of the body alone. */
+export const BODY_ERRORS = [
+  'validation_failed',
+  'malformed_json',
+  'payload_too_large',
+  'unsupported_media_type',
+] as const satisfies readonly ErrorCode[];
+
 /**
  * Documents the error responses an operation (or every operation of a controller) may give, by
  * their codes: one response per status, listing its codes with the catalogue's descriptions.
