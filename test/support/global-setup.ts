@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Nginx } from './peers/nginx';
+import { PgBouncer } from './peers/pgbouncer';
 import { PostgresServer } from './peers/postgres-server';
 import { answers } from './peers/processes';
 import { RedisServer } from './peers/redis-server';
@@ -47,6 +48,7 @@ async function missingPeers(redis: string): Promise<string[]> {
     missing.push('PostgreSQL server programs (initdb, postgres), or DATABASE_URL');
   }
   if (!Nginx.available()) missing.push('nginx (Debian: nginx-light)');
+  if (!PgBouncer.available()) missing.push('pgbouncer (Debian: pgbouncer)');
   return missing;
 }
 
