@@ -11,9 +11,15 @@ COPY src ./src
 COPY libs ./libs
 RUN npm run build
 
-# The test suite, run against the compose file's PostgreSQL and Redis (profile "e2e").
+# The test suite, run against the compose file's PostgreSQL and Redis (profile "e2e"), with the
+# real peers some specs start: nginx for the load balancer's configuration, PgBouncer in front of
+# PostgreSQL.
 FROM build AS test
-COPY jest.config.js openapi.json ./
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends nginx-light pgbouncer \
+  && rm -rf /var/lib/apt/lists/*
+COPY jest.config.js openapi.json docker-compose.yml ./
+COPY deploy ./deploy
 COPY test ./test
 CMD ["npm", "test"]
 

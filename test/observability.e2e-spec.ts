@@ -40,7 +40,7 @@ describe('observability', () => {
     }
   });
 
-  it('serves Prometheus metrics by operation and status, rate-limit decisions and the pool', async () => {
+  it('serves Prometheus metrics by operation and status, rate-limit decisions, the pool and Redis', async () => {
     const api = apiClient(t.url, t.auth);
     await api.get('/v1/pets');
     await api.get('/v1/pets/999999');
@@ -60,5 +60,17 @@ describe('observability', () => {
     );
     expect(response.text).toMatch(/rate_limit_decisions_total\{decision="admitted"\} [1-9]/);
     expect(response.text).toMatch(/db_pool_connections\{state="total"\} \d+/);
+    expect(response.text).toMatch(/^rate_limit_redis_up 1$/m);
+  });
+
+  it('reports no Redis health when the limits live in the process', async () => {
+    const memory = await startTestApp({ REDIS_URL: '' });
+    try {
+      const response = await request(memory.url).get('/metrics');
+      expect(response.text).toContain('db_pool_connections');
+      expect(response.text).not.toContain('rate_limit_redis_up');
+    } finally {
+      await memory.close();
+    }
   });
 });

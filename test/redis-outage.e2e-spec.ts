@@ -40,6 +40,7 @@ describe.each([
     const during = await api.get('/v1/pets');
     expect(Date.now() - started).toBeLessThan(2000);
     const ready = await request(t.url).get('/health/ready');
+    expect((await request(t.url).get('/metrics')).text).toMatch(/^rate_limit_redis_up 0$/m);
     if (failClosed === 'true') {
       expectError(during, 503, 'service_unavailable');
       expect(Number(during.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -63,6 +64,7 @@ describe.each([
       if (!recovered) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(recovered).toBe(true);
+    expect((await request(t.url).get('/metrics')).text).toMatch(/^rate_limit_redis_up 1$/m);
   });
 });
 

@@ -1,6 +1,9 @@
 import { Client } from 'pg';
 import { PostgresServer } from './peers/postgres-server';
 
+/** Names the databases of one test file apart, however fast they are asked for. */
+let created = 0;
+
 export interface FreshDatabase {
   url: string;
   drop(): Promise<void>;
@@ -12,17 +15,22 @@ export interface FreshDatabase {
  */
 export async function freshDatabase(): Promise<FreshDatabase> {
   if (process.env.TEST_EMBEDDED_DATABASE) return freshServer();
-  const name = `pet_adoption_fresh_${process.pid}_${Date.now()}`;
-  const admin = new Client({ connectionString: process.env.DATABASE_URL });
+  return freshDatabaseOn(process.env.DATABASE_URL!);
+}
+
+/** A new, empty database on the server `serverUrl` (a connection string to any of its databases). */
+export async function freshDatabaseOn(serverUrl: string): Promise<FreshDatabase> {
+  const name = `pet_adoption_fresh_${process.pid}_${Date.now()}_${created++}`;
+  const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(process.env.DATABASE_URL!);
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     drop: async () => {
-      const client = new Client({ connectionString: process.env.DATABASE_URL });
+      const client = new Client({ connectionString: serverUrl });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();

@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Nginx } from './peers/nginx';
+import { PgBouncer } from './peers/pgbouncer';
 import { PostgresServer } from './peers/postgres-server';
 import { answers } from './peers/processes';
 import { missingRedisPrograms } from './peers/redis-cli';
@@ -10,6 +11,8 @@ import { RedisServer } from './peers/redis-server';
 /** What this run started, for the teardown. */
 export interface StartedPeers {
   embeddedPostgres?: { db: PGlite; server: PGLiteSocketServer };
+  postgres?: PostgresServer;
+  pgbouncer?: PgBouncer;
   redis?: RedisServer;
   redisCluster?: RedisCluster;
 }
@@ -19,6 +22,9 @@ function redisMode(): 'single' | 'cluster' | undefined {
   const mode = process.env.TEST_REDIS || 'single';
   return mode === 'single' || mode === 'cluster' ? mode : undefined;
 }
+
+/** TEST_DATABASE=pgbouncer: the whole run reaches its database through PgBouncer. */
+const throughPgBouncer = () => process.env.TEST_DATABASE === 'pgbouncer';
 
 const peers = globalThis as { testPeers?: StartedPeers };
 
@@ -46,6 +52,9 @@ async function redisSource(): Promise<'configured' | 'machine' | 'start' | strin
  */
 async function missingPeers(redis: string): Promise<string[]> {
   const missing = [];
+  if (process.env.TEST_DATABASE && !throughPgBouncer()) {
+    missing.push(`TEST_DATABASE unset or "pgbouncer", not "${process.env.TEST_DATABASE}"`);
+  }
   if (!['configured', 'machine', 'start'].includes(redis)) missing.push(redis);
   if (process.env.DATABASE_URL) {
     if (!(await reachable(process.env.DATABASE_URL, 5432))) {
@@ -66,16 +75,34 @@ async function missingPeers(redis: string): Promise<string[]> {
   if (redisMode() === undefined) {
     missing.push(`TEST_REDIS to be single or cluster, not "${process.env.TEST_REDIS}"`);
   }
+  if (!PgBouncer.available()) missing.push('pgbouncer (Debian: pgbouncer)');
   return missing;
 }
 
 /**
+ * Puts PgBouncer, in transaction mode, in front of the run's database: DATABASE_URL, or a
+ * throw-away PostgreSQL server (PgBouncer cannot front the embedded engine). Specs then reach the
+ * database through it, with unnamed statements as such a pooler needs; TEST_DIRECT_DATABASE_URL
+ * keeps the server's own address for what must bypass the pooler.
+ */
+async function startPgBouncer(started: StartedPeers): Promise<void> {
+  if (!process.env.DATABASE_URL) {
+    started.postgres = await PostgresServer.start();
+    process.env.DATABASE_URL = started.postgres.url;
+  }
+  started.pgbouncer = await PgBouncer.start(process.env.DATABASE_URL);
+  process.env.TEST_DIRECT_DATABASE_URL = process.env.DATABASE_URL;
+  process.env.DATABASE_URL = started.pgbouncer.urlFor(process.env.DATABASE_URL);
+  process.env.DATABASE_PREPARED_STATEMENTS = 'false';
+}
+
+/**
  * Once per run, for every project: the run's PostgreSQL (DATABASE_URL, or one in-memory embedded
- * engine started here, as PGlite cannot start inside a Jest worker) and Redis (REDIS_URL, the
- * machine's on 127.0.0.1:6379, or a throw-away redis-server from PATH on a free port). With
- * TEST_REDIS=cluster, also a throw-away Redis Cluster that every test app and service process
- * uses instead (TEST_REDIS_CLUSTER_NODES, read by test/support/run-redis.ts); specs that are
- * about one server keep REDIS_URL.
+ * engine started here, as PGlite cannot start inside a Jest worker; with TEST_DATABASE=pgbouncer,
+ * either through PgBouncer) and Redis (REDIS_URL, the machine's on 127.0.0.1:6379, or a
+ * throw-away redis-server from PATH on a free port). With TEST_REDIS=cluster, also a throw-away
+ * Redis Cluster that every test app and service process uses instead (TEST_REDIS_CLUSTER_NODES,
+ * read by test/support/run-redis.ts); specs that are about one server keep REDIS_URL.
  */
 export default async function globalSetup(): Promise<void> {
   // Names this run, for what is done once per run (test/support/service-process.ts).
@@ -89,7 +116,9 @@ export default async function globalSetup(): Promise<void> {
 
   const started: StartedPeers = {};
   peers.testPeers = started;
-  if (!process.env.DATABASE_URL) {
+  if (throughPgBouncer()) {
+    await startPgBouncer(started);
+  } else if (!process.env.DATABASE_URL) {
     const db = await PGlite.create();
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 100 });
     await server.start();

@@ -46,7 +46,10 @@ export class DatabaseModule {
               max: endpoint.isEmbedded ? 1 : config.database.poolSize,
               // An outage must turn into a prompt 503, never an endless wait.
               connectionTimeoutMillis: config.database.connectTimeoutMs,
-              statement_timeout: config.database.statementTimeoutMs,
+              // Every statement is bounded here, in the client, whatever sits on the way (a
+              // pooler, a broken network); the server bounds those of the service's transactions
+              // itself (SqlStatements). No statement_timeout startup parameter: a transaction-mode
+              // pooler refuses the connection over it (docs/adr/0019).
               query_timeout: config.database.statementTimeoutMs + 1000,
               idleTimeoutMillis: 30_000,
             },

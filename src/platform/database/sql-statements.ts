@@ -6,6 +6,11 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '../config/app-config';
 import { DatabaseEndpoint } from './database-endpoint';
 
+/** The pool's own bound on a statement (its query_timeout) ran out before the server answered. */
+function isClientTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Query read timeout';
+}
+
 /** A statement of fixed text; its name identifies it on every connection that prepares it. */
 export interface SqlStatement {
   name: string;
@@ -23,12 +28,20 @@ export interface SqlStatement {
 export class SqlStatements {
   private readonly pool: Pool;
   private readonly named: boolean;
+  /**
+   * Opens a transaction in which PostgreSQL itself cancels a statement that runs too long (57014,
+   * a 503), leaving the connection usable. One round trip (the simple protocol takes both), and
+   * nothing left on the session: SET LOCAL ends with the transaction, so a transaction-mode
+   * pooler may hand the server connection to anyone next.
+   */
+  private readonly begin: string;
   /** The connection of the transaction a statement runs in, if any. */
   private readonly inTransaction = new AsyncLocalStorage<PoolClient>();
 
   constructor(dataSource: DataSource, config: AppConfig, endpoint: DatabaseEndpoint) {
     this.pool = (dataSource.driver as PostgresDriver).master as Pool;
     this.named = config.database.preparedStatements && !endpoint.isEmbedded;
+    this.begin = `BEGIN; SET LOCAL statement_timeout = ${config.database.statementTimeoutMs}`;
   }
 
   async query<T extends QueryResultRow>(statement: SqlStatement, values: unknown[]): Promise<T[]> {
@@ -50,13 +63,19 @@ export class SqlStatements {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      await client.query(this.begin);
       const result = await this.inTransaction.run(client, work);
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      // A connection that cannot even roll back is not given back to the pool.
-      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      if (isClientTimeout(error)) {
+        // The statement the client gave up on still runs: a ROLLBACK would queue behind it. The
+        // connection is closed instead, which ends the transaction on the server.
+        broken = error as Error;
+      } else {
+        // A connection that cannot even roll back is not given back to the pool.
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      }
       throw error;
     } finally {
       client.release(broken);

@@ -2,6 +2,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import { AllowAnonymous } from '@pet-adoption/api-keys';
+import { RateLimitHealth } from '@pet-adoption/rate-limit';
 import { DataSource } from 'typeorm';
 import { Metrics } from './metrics';
 
@@ -20,6 +21,7 @@ export class MetricsController {
   constructor(
     private readonly metrics: Metrics,
     private readonly dataSource: DataSource,
+    private readonly rateLimit: RateLimitHealth,
   ) {}
 
   @Get()
@@ -32,6 +34,8 @@ export class MetricsController {
       this.metrics.poolConnections.set({ state: 'idle' }, pool.idleCount);
       this.metrics.poolConnections.set({ state: 'waiting' }, pool.waitingCount);
     }
+    // One ping per scrape: an outage shows even while no request reaches Redis.
+    this.metrics.reportRedis(await this.rateLimit.status());
     return this.metrics.registry.metrics();
   }
 }

@@ -2,7 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, onPath, stopProcess, waitForPort } from './processes';
+import { freePort, onPath, stopProcess, unprivilegedUser, waitForPort } from './processes';
 
 interface Programs {
   initdb: string;
@@ -22,21 +22,6 @@ function programs(): Programs | undefined {
   if (version === undefined) return undefined;
   const bin = join(root, version, 'bin');
   return { initdb: join(bin, 'initdb'), postgres: join(bin, 'postgres') };
-}
-
-/** PostgreSQL refuses to run as root: then it runs as the "postgres" (or "nobody") user. */
-function unprivileged(): { uid: number; gid: number } | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  for (const name of ['postgres', 'nobody']) {
-    try {
-      const uid = Number(execFileSync('id', ['-u', name]));
-      const gid = Number(execFileSync('id', ['-g', name]));
-      return { uid, gid };
-    } catch {
-      // no such user: try the next
-    }
-  }
-  throw new Error('Running as root, PostgreSQL needs an unprivileged user such as "postgres".');
 }
 
 /**
@@ -61,7 +46,8 @@ export class PostgresServer {
 
   static async start(): Promise<PostgresServer> {
     const { initdb, postgres } = programs()!;
-    const user = unprivileged();
+    // PostgreSQL refuses to run as root.
+    const user = unprivilegedUser('PostgreSQL');
     const directory = mkdtempSync(join(tmpdir(), 'pet-adoption-postgres-'));
     if (user) chownSync(directory, user.uid, user.gid);
     const data = join(directory, 'data');

@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
@@ -15,6 +15,24 @@ export function onPath(name: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Who a server that refuses root (PostgreSQL, PgBouncer) runs as when the tests run as root: the
+ * "postgres" (or "nobody") user. Undefined when the tests do not run as root.
+ */
+export function unprivilegedUser(program: string): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  for (const name of ['postgres', 'nobody']) {
+    try {
+      const uid = Number(execFileSync('id', ['-u', name]));
+      const gid = Number(execFileSync('id', ['-g', name]));
+      return { uid, gid };
+    } catch {
+      // no such user: try the next
+    }
+  }
+  throw new Error(`Running as root, ${program} needs an unprivileged user such as "postgres".`);
 }
 
 /** A loopback port nothing listens on right now. */
