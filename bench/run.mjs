@@ -4,11 +4,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeCapacityReport } from './capacity-report.mjs';
 import { BenchEnvironment, insertKey, log, seedPets } from './environment.mjs';
 import { options } from './options.mjs';
 import { profileSummary } from './profile.mjs';
 import { peakRssMb } from './processes.mjs';
 import { markdown } from './report.mjs';
+import { measureCapacity } from './scenarios/capacity.mjs';
 import { measureDataScale } from './scenarios/data-scale.mjs';
 import { measureHalfRate } from './scenarios/half-rate.mjs';
 import { measureOperations } from './scenarios/operations.mjs';
@@ -24,6 +26,18 @@ const bench = await new BenchEnvironment(root, {
   ...settings,
   profileDir: settings.profile ? profileDir : undefined,
 }).open();
+
+if (settings.capacity) {
+  // The capacity scenario alone, with a report of its own: docs/capacity.md.
+  let capacity;
+  try {
+    capacity = await measureCapacity(bench);
+  } finally {
+    await bench.close();
+  }
+  writeCapacityReport(root, capacity, settings);
+  process.exit(0);
+}
 
 /** The operations measured against the floor, with their requests. */
 function hotOperations(rows) {
