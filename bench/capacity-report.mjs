@@ -167,6 +167,18 @@ export function capacityMarkdown(report) {
         )
         .join(' and ') +
       '.',
+    '',
+    'Behind a transaction pooler, where the statements run unnamed (`DATABASE_PREPARED_STATEMENTS=false`: parsed and planned every time) and ' +
+      'the connections no longer bound the instances, measured on the mixes: ' +
+      Object.entries(mixes)
+        .map(
+          ([name, m]) =>
+            `${name} mix ${fixed(m.unprepared.postgresUs + m.unprepared.autovacuumUs, 1)} µs of PostgreSQL CPU per request ` +
+            `(${fixed(m.measured.postgresUs + m.measured.autovacuumUs, 1)} prepared), ${int(m.unpreparedPlan.perPostgresCore)} req/s per PostgreSQL core, ` +
+            `${m.unpreparedPlan.instancesPerPostgresPrimary} instances per PostgreSQL primary of ${pgCores} cores`,
+        )
+        .join('; ') +
+      '.',
   ];
   const { one, two } = scaleOut;
   const [a, b] = [accounted(one, machine.cpus), accounted(two, machine.cpus)];

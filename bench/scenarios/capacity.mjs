@@ -354,9 +354,10 @@ export async function measureCapacity(bench) {
   await seedPets(db.client, rows);
   await insertKey(db.client, bench.key);
   const keyId = await seedOrders(db.client, 10_000);
-  // More than any run orders: 8,000 req/s, every run of placeOrder alone and of the mixes.
-  const ordering = warmup + rounds * seconds * (1 + 0.05 + 0.25 + 2 * 0.05);
-  let nextPet = await seedOrderablePets(db.client, Math.ceil(8_000 * ordering) + 1_000);
+  // More than any run orders: 6,000 req/s for every warm-up and twice every round's runs (those of
+  // placeOrder alone, and the mixes' shares of it, add up to less).
+  const ordering = 15 * warmup + 2 * rounds * seconds;
+  let nextPet = await seedOrderablePets(db.client, 6_000 * ordering + 1_000);
   await db.client.query('VACUUM ANALYZE');
 
   const json = { ...bench.auth, 'content-type': 'application/json' };
@@ -405,13 +406,14 @@ export async function measureCapacity(bench) {
 
   // V8 optimizes a path after some thousands of calls, whatever the time: on a busy machine a
   // warm-up of a few seconds is too few requests, so each repeats until it has made enough.
-  log('Capacity: warm-up...');
-  const calibration = { before: calibrate() };
-  for (const name of Object.keys(operations)) {
+  const warm = async (target, op) => {
     let made = 0;
     for (let i = 0; i < 5 && made < WARM_REQUESTS; i++)
-      made += (await bench.run(service, single(name), { seconds: warmup })).requests;
-  }
+      made += (await bench.run(target, op, { seconds: warmup })).requests;
+  };
+  log('Capacity: warm-up...');
+  const calibration = { before: calibrate() };
+  for (const name of Object.keys(operations)) await warm(service, single(name));
 
   const runs = {};
   const mixRuns = { read: [], write: [] };
@@ -436,6 +438,22 @@ export async function measureCapacity(bench) {
     two.push(await costs(bench, tiers, [service, second], readMix));
   }
   await bench.processes.stop(second);
+
+  // Behind a pooler in transaction mode the statements run unnamed: parsed and planned each time.
+  log('Capacity: the mixes with unprepared statements, as behind a transaction pooler...');
+  const unprepared = await bench.processes.service(
+    'service-capacity-unprepared',
+    await freePort(),
+    { ...env, DATABASE_PREPARED_STATEMENTS: 'false' },
+  );
+  const unpreparedRuns = { read: [], write: [] };
+  for (const mix of Object.keys(MIXES)) await warm(unprepared, mixRequests(operations, MIXES[mix]));
+  for (let r = 0; r < rounds; r++)
+    for (const mix of Object.keys(MIXES))
+      unpreparedRuns[mix].push(
+        await costs(bench, tiers, [unprepared], mixRequests(operations, MIXES[mix])),
+      );
+  await bench.processes.stop(unprepared);
 
   log('Capacity: statements and the rate-limit script on their own...');
   const owner = [keyId];
@@ -514,6 +532,7 @@ export async function measureCapacity(bench) {
     Object.entries(MIXES).map(([mix, weights]) => {
       const predicted = weighted(perOperation, weights);
       const measured = medians(mixRuns[mix]);
+      const withPooler = medians(unpreparedRuns[mix]);
       return [
         mix,
         {
@@ -521,6 +540,16 @@ export async function measureCapacity(bench) {
           predicted,
           measured,
           plan: plan(predicted, { pgCores, instancesByConnections }),
+          unprepared: withPooler,
+          // Behind a pooler: no connection bound, the unprepared statements' cost as measured.
+          unpreparedPlan: plan(
+            {
+              serviceMs: withPooler.serviceMs,
+              redisUs: withPooler.redisUs,
+              postgresUs: withPooler.postgresUs + withPooler.autovacuumUs,
+            },
+            { pgCores, instancesByConnections: null },
+          ),
           // The same with the script's cost when every call is a round trip of its own.
           unbatchedRedisPlan: plan(
             { ...predicted, redisUs: script[0].redisUs },
