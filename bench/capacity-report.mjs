@@ -125,60 +125,67 @@ export function capacityMarkdown(report) {
     '',
     `The rate-limit script from a plain client, ${script.map((s) => `${s.inFlight} call${s.inFlight > 1 ? 's' : ''} in flight: ${s.redisUs} µs of Redis CPU per call (${s.scriptUsPerCall} µs inside the script)`).join('; ')}.`,
     '',
-    `Mixes: the cost per request predicted from the operations' own (weighted mean) and measured by loading the mix itself; ` +
-      `the plan uses the prediction. A PostgreSQL primary of ${pgCores} cores (\`--pg-cores\`); a Redis primary is one core; a service instance is one core. ` +
-      `Connections: ${maxConnections} allowed, ${reservedConnections} reserved for superusers, ${poolSize} per instance.`,
+    "Mixes: the cost per request predicted from the operations' own (their weighted mean), measured by loading the mix itself, " +
+      'and measured again with unprepared statements, as behind a transaction pooler (`DATABASE_PREPARED_STATEMENTS=false`: each statement parsed and planned every time):',
     '',
     table(
       [
         'Mix',
         'service CPU ms (predicted / measured)',
-        'Redis CPU µs',
-        'PostgreSQL CPU µs',
-        'req/s per service core',
-        'req/s per Redis core',
-        'req/s per PostgreSQL core',
-        `req/s per PostgreSQL primary (${pgCores} cores)`,
-        'instances per Redis primary',
-        'instances per PostgreSQL primary (CPU)',
-        'instances per PostgreSQL primary (connections)',
-        'first CPU tier to saturate',
+        'Redis CPU µs (predicted / measured)',
+        'PostgreSQL CPU µs (predicted / measured)',
+        'unprepared: PostgreSQL CPU µs (measured)',
       ],
-      Object.entries(mixes).map(([name, { weights, predicted: p, measured: m, plan }]) => [
+      Object.entries(mixes).map(([name, { weights, predicted: p, measured: m, unprepared: u }]) => [
         `${name}: ${share(weights)}`,
         `${fixed(p.serviceMs, 3)} / ${fixed(m.serviceMs, 3)}`,
         `${fixed(p.redisUs, 1)} / ${fixed(m.redisUs, 1)}`,
         `${fixed(p.postgresUs, 1)} / ${fixed(m.postgresUs + m.autovacuumUs, 1)}`,
+        fixed(u.postgresUs + u.autovacuumUs, 1),
+      ]),
+    ),
+    '',
+    `What follows, from the predicted costs: a service instance is one core, a Redis primary one core (one thread runs the commands), ` +
+      `a PostgreSQL server ${pgCores} cores (\`--pg-cores\`); every tier at 100 %. Connections: ${maxConnections} allowed, ${reservedConnections} reserved for superusers, ` +
+      `${poolSize} per instance. With the reads on replicas, the primary runs the writes' statements and each replica the reads'.`,
+    '',
+    table(
+      [
+        'Mix',
+        'req/s per service core',
+        'req/s per Redis core',
+        'req/s per PostgreSQL core',
+        'instances per Redis primary',
+        `instances per PostgreSQL primary (${pgCores} cores)`,
+        'PostgreSQL cores at which it saturates with Redis',
+        'instances per PostgreSQL primary, by its connections',
+        'instances per PostgreSQL primary behind a pooler (unprepared)',
+        'reads on replicas: instances per primary / per replica',
+        'first CPU tier to saturate',
+      ],
+      Object.entries(mixes).map(([name, { plan, unpreparedPlan }]) => [
+        name,
         int(plan.perServiceCore),
         int(plan.perRedisCore),
         int(plan.perPostgresCore),
-        int(plan.perPostgresPrimary),
         plan.instancesPerRedisPrimary,
         plan.instancesPerPostgresPrimary,
+        plan.postgresCoresMatchingRedis,
         plan.instancesByConnections,
+        unpreparedPlan.instancesPerPostgresPrimary,
+        `${plan.instancesPerWritingPrimary} / ${plan.instancesPerReplica}`,
         plan.firstCpuTier,
       ]),
     ),
     '',
-    `With the script's cost of one call in flight (${script[0].redisUs} µs: no two calls share a read), one Redis primary carries ` +
+    `When Redis is saturated it finds several calls waiting at each read; with the script's cost at ${script[1].inFlight} calls in flight (${script[1].redisUs} µs), ` +
+      'one Redis primary would carry ' +
       Object.entries(mixes)
         .map(
-          ([name, m]) => `${m.unbatchedRedisPlan.instancesPerRedisPrimary} instances (${name} mix)`,
+          ([name, m]) => `${m.batchedRedisPlan.instancesPerRedisPrimary} instances (${name} mix)`,
         )
         .join(' and ') +
-      '.',
-    '',
-    'Behind a transaction pooler, where the statements run unnamed (`DATABASE_PREPARED_STATEMENTS=false`: parsed and planned every time) and ' +
-      'the connections no longer bound the instances, measured on the mixes: ' +
-      Object.entries(mixes)
-        .map(
-          ([name, m]) =>
-            `${name} mix ${fixed(m.unprepared.postgresUs + m.unprepared.autovacuumUs, 1)} µs of PostgreSQL CPU per request ` +
-            `(${fixed(m.measured.postgresUs + m.measured.autovacuumUs, 1)} prepared), ${int(m.unpreparedPlan.perPostgresCore)} req/s per PostgreSQL core, ` +
-            `${m.unpreparedPlan.instancesPerPostgresPrimary} instances per PostgreSQL primary of ${pgCores} cores`,
-        )
-        .join('; ') +
-      '.',
+      ': the figures above, from the cost one instance causes, are the cautious ones.',
   ];
   const { one, two } = scaleOut;
   const [a, b] = [accounted(one, machine.cpus), accounted(two, machine.cpus)];

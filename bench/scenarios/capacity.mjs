@@ -216,42 +216,58 @@ function mixRequests(operations, mix) {
   return { requests };
 }
 
-/** A mix's cost per request in each tier, from the operations' own: the weighted mean. */
+/** The operations that write: on a primary whatever else reads from replicas. */
+const WRITES = ['createPet', 'placeOrder'];
+
+/**
+ * A mix's cost per request in each tier, from the operations' own: the weighted mean. PostgreSQL's
+ * also split into the part of its writes and the part of its reads (per request of the mix).
+ */
 function weighted(perOperation, mix) {
   const total = Object.values(mix).reduce((a, b) => a + b, 0);
-  const of = (field) =>
-    Object.entries(mix).reduce(
-      (sum, [name, n]) => sum + (n / total) * perOperation[name][field],
-      0,
-    );
+  const of = (field, names = Object.keys(mix)) =>
+    names.reduce((sum, name) => sum + (mix[name] / total) * perOperation[name][field], 0);
+  const postgres = (names) => of('postgresUs', names) + of('autovacuumUs', names);
+  const reads = Object.keys(mix).filter((name) => !WRITES.includes(name));
   return {
     serviceMs: of('serviceMs'),
     redisUs: of('redisUs'),
-    postgresUs: of('postgresUs') + of('autovacuumUs'),
+    postgresUs: postgres(Object.keys(mix)),
+    postgresWritesUs: postgres(WRITES),
+    postgresReadsUs: postgres(reads),
   };
 }
 
 /**
- * Requests per second per core of each tier, and the service instances (one core each) one Redis
- * primary (one core: Redis runs commands on one thread) and one PostgreSQL primary of `pgCores`
- * cores carry before that tier is saturated; the connections the primary allows bound the latter.
+ * Requests per second per core of each tier, and the service instances (one core each) that one
+ * Redis primary (one core: Redis runs commands on one thread) and one PostgreSQL server of
+ * `pgCores` cores carry before that tier is saturated: the primary alone, or, with the reads on
+ * replicas, the primary for the writes and each replica for the reads. The connections the server
+ * allows bound the instances too, unless a pooler stands between.
  */
-export function plan({ serviceMs, redisUs, postgresUs }, { pgCores, instancesByConnections }) {
+export function plan(costs, { pgCores, instancesByConnections }) {
+  const { serviceMs, redisUs, postgresUs, postgresWritesUs, postgresReadsUs } = costs;
   const perServiceCore = 1000 / serviceMs;
-  const perRedisCore = 1e6 / redisUs;
-  const perPostgresCore = 1e6 / postgresUs;
-  const perRedisPrimary = perRedisCore / perServiceCore;
-  const perPostgresPrimary = (pgCores * perPostgresCore) / perServiceCore;
-  const firstCpuTier = perRedisPrimary <= perPostgresPrimary ? 'Redis' : 'PostgreSQL';
+  const instances = (us, cores = 1) => round((cores * 1e6) / us / perServiceCore, 1);
+  const perRedisPrimary = instances(redisUs);
+  const perPostgresPrimary = instances(postgresUs, pgCores);
   return {
     perServiceCore: round(perServiceCore),
-    perRedisCore: round(perRedisCore),
-    perPostgresCore: round(perPostgresCore),
-    perPostgresPrimary: round(pgCores * perPostgresCore),
-    instancesPerRedisPrimary: round(perRedisPrimary, 1),
-    instancesPerPostgresPrimary: round(perPostgresPrimary, 1),
+    perRedisCore: round(1e6 / redisUs),
+    perPostgresCore: round(1e6 / postgresUs),
+    perPostgresPrimary: round((pgCores * 1e6) / postgresUs),
+    instancesPerRedisPrimary: perRedisPrimary,
+    instancesPerPostgresPrimary: perPostgresPrimary,
     instancesByConnections,
-    firstCpuTier,
+    // The PostgreSQL cores below which PostgreSQL saturates before one Redis primary does.
+    postgresCoresMatchingRedis: round(postgresUs / redisUs, 1),
+    ...(postgresWritesUs === undefined
+      ? {}
+      : {
+          instancesPerWritingPrimary: instances(postgresWritesUs, pgCores),
+          instancesPerReplica: instances(postgresReadsUs, pgCores),
+        }),
+    firstCpuTier: perRedisPrimary <= perPostgresPrimary ? 'Redis' : 'PostgreSQL',
   };
 }
 
@@ -550,9 +566,9 @@ export async function measureCapacity(bench) {
             },
             { pgCores, instancesByConnections: null },
           ),
-          // The same with the script's cost when every call is a round trip of its own.
-          unbatchedRedisPlan: plan(
-            { ...predicted, redisUs: script[0].redisUs },
+          // The same with the script's cost when many calls wait at each read, as at saturation.
+          batchedRedisPlan: plan(
+            { ...predicted, redisUs: script[1].redisUs },
             { pgCores, instancesByConnections },
           ),
         },
