@@ -1,6 +1,7 @@
 // npm run bench: the service against a hand-written floor and a no-I/O ceiling, in one run, and
 // whatever else the flags ask for (options.mjs). Writes bench/results/latest.{json,md} and, for a
-// full run, the figures of docs/performance.md.
+// full run, the figures of docs/performance.md. With --capacity, the capacity scenario alone:
+// bench/results/capacity.{json,md} and the figures of docs/capacity.md.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
