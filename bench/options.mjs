@@ -17,6 +17,9 @@ const flag = (argv, name, fallback) => {
  * only, to measure what the request log costs;
  * --profile: the service runs under V8's CPU profiler (slower, so its figures are not comparable)
  * and the report ends with where its CPU time went (profile files in bench/results/profiles/);
+ * --capacity: only the capacity scenario (what one request costs the service, Redis and PostgreSQL,
+ * per operation and per mix, and the instances each tier carries), written to docs/capacity.md;
+ * --pg-cores=N: the cores of the PostgreSQL primary it plans for (8);
  * --smoke: one short round of everything, to check that the benchmark works (CI): it writes
  * bench/results/ only, never docs/performance.md.
  */
@@ -36,6 +39,8 @@ export function options(argv) {
     soak: flag(argv, 'soak', 0),
     logLevel: flag(argv, 'log-requests', false) ? 'log' : 'warn',
     profile: flag(argv, 'profile', false),
+    capacity: flag(argv, 'capacity', false),
+    pgCores: flag(argv, 'pg-cores', 8),
     smoke,
     command: `npm run bench -- ${argv.join(' ')}`.trim(),
   };

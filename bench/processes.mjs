@@ -59,6 +59,13 @@ export class Processes {
     return target;
   }
 
+  /** Any other program the run needs (a Redis server of its own), stopped with the others. */
+  program(command, args) {
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    this.children.push(child);
+    return child;
+  }
+
   /** A bench script that sends 'ready' once it listens. */
   async script(name, file, port, env) {
     const child = fork(join(this.root, 'bench', file), [], {
@@ -136,6 +143,7 @@ export async function measure(target, { seconds, connections, rate, requests, ..
     const machine = machineTicks();
     return {
       rps: total / result.duration,
+      requests: total,
       p50: result.latency.p50,
       p97_5: result.latency.p97_5,
       p99: result.latency.p99,

@@ -1,14 +1,17 @@
 // npm run bench: the service against a hand-written floor and a no-I/O ceiling, in one run, and
 // whatever else the flags ask for (options.mjs). Writes bench/results/latest.{json,md} and, for a
-// full run, the figures of docs/performance.md.
+// full run, the figures of docs/performance.md. With --capacity, the capacity scenario alone:
+// bench/results/capacity.{json,md} and the figures of docs/capacity.md.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeCapacityReport } from './capacity-report.mjs';
 import { BenchEnvironment, insertKey, log, seedPets } from './environment.mjs';
 import { options } from './options.mjs';
 import { profileSummary } from './profile.mjs';
 import { peakRssMb } from './processes.mjs';
 import { markdown } from './report.mjs';
+import { measureCapacity } from './scenarios/capacity.mjs';
 import { measureDataScale } from './scenarios/data-scale.mjs';
 import { measureHalfRate } from './scenarios/half-rate.mjs';
 import { measureOperations } from './scenarios/operations.mjs';
@@ -24,6 +27,18 @@ const bench = await new BenchEnvironment(root, {
   ...settings,
   profileDir: settings.profile ? profileDir : undefined,
 }).open();
+
+if (settings.capacity) {
+  // The capacity scenario alone, with a report of its own: docs/capacity.md.
+  let capacity;
+  try {
+    capacity = await measureCapacity(bench);
+  } finally {
+    await bench.close();
+  }
+  writeCapacityReport(root, capacity, settings);
+  process.exit(0);
+}
 
 /** The operations measured against the floor, with their requests. */
 function hotOperations(rows) {
