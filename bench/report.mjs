@@ -291,7 +291,7 @@ export function markdown(report) {
     lines.push(
       '',
       `Not met: ${missed.map(([asked, measured, margin]) => `${asked} (${measured}, missed by ${margin.slice(1)})`).join('; ')}. ` +
-        '`npm run bench -- --profile` shows where the service\'s CPU time goes; the README\'s "Measure it" says what it showed last.',
+        "`npm run bench -- --profile` shows where the service's CPU time goes; docs/performance.md says what it showed last.",
     );
   }
   return lines.join('\n');
