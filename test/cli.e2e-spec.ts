@@ -5,6 +5,10 @@ import { buildOnce } from './support/service-process';
 
 const CLI = join(__dirname, '..', 'dist', 'src', 'access', 'cli', 'apikey.js');
 
+// Each command is a Node process that boots the application context: about 2 s apiece on a busy
+// 2-core machine, three in the first test. Never judged by its duration.
+jest.setTimeout(30_000);
+
 /** npm run apikey, as an operator runs it: its answers, and its refusals, are plain lines. */
 describe('the apikey command line', () => {
   beforeAll(() => buildOnce(), 120_000);

@@ -194,6 +194,8 @@ describe('scopes on keys that existed before them', () => {
 });
 
 describe('npm run apikey -- issue --scopes', () => {
+  // A Node process booting the application context per command: never judged by its duration.
+  jest.setTimeout(30_000);
   const CLI = join(__dirname, '..', 'dist', 'src', 'access', 'cli', 'apikey.js');
   beforeAll(() => buildOnce(), 120_000);
 
