@@ -1,26 +1,36 @@
+import { FreshDatabase, freshDatabase } from './support/fresh-database';
 import { apiClient } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
+
+// A run on the embedded engine starts a PostgreSQL server for this file.
+jest.setTimeout(60_000);
 
 /**
  * What many clients do at once, on two instances of the service sharing one database: the rules
  * of the lifecycle hold by the database's own guarantees, not by any one process's care.
  */
 describe('orders under concurrency, across two instances', () => {
+  let database: FreshDatabase;
   let one: TestApp;
   let two: TestApp;
   let shelter: Record<string, string>;
   const customers: Record<string, string>[] = [];
 
   beforeAll(async () => {
-    one = await startTestApp({ DATABASE_POOL_SIZE: '10' });
-    two = await startTestApp({ DATABASE_POOL_SIZE: '10' });
+    // Two instances with pools of their own need a real server: the embedded engine serves one
+    // session (a run on it gets a throw-away server here).
+    database = await freshDatabase();
+    const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '10' };
+    one = await startTestApp(env);
+    two = await startTestApp(env);
     shelter = (await one.issueKey({ scopes: ['orders:read', 'orders:manage'] })).auth;
     for (let i = 0; i < 24; i += 1) customers.push((await one.issueKey()).auth);
   });
   beforeEach(() => resetDatabase(one.dataSource));
   afterAll(async () => {
-    await one.close();
-    await two.close();
+    await one?.close();
+    await two?.close();
+    await database?.drop();
   });
 
   const instance = (i: number) => (i % 2 === 0 ? one : two);
