@@ -12,7 +12,7 @@ import {
   IdempotencyKey,
   IdempotencyKeyHeader,
 } from '../../platform/http/request/idempotency-key';
-import { nextPageLink } from '../../platform/http/response/next-page-link';
+import { nextPageLink, nextPageLinkHeader } from '../../platform/http/response/next-page-link';
 import { CreatePet } from '../application/create-pet.use-case';
 import { GetPet } from '../application/get-pet.use-case';
 import { ListPets } from '../application/list-pets.use-case';
@@ -52,13 +52,7 @@ export class PetsController {
   @ApiNamedArrayResponse('Pets', PetDto, {
     status: 200,
     description: 'The list of animals',
-    headers: {
-      Link: {
-        description:
-          'RFC 8288 link to the next page (`rel="next"`), present when more animals match',
-        schema: { type: 'string' },
-      },
-    },
+    headers: nextPageLinkHeader('animals'),
   })
   @ApiErrorResponses('validation_failed')
   async list(

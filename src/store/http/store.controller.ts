@@ -12,7 +12,7 @@ import {
   IdempotencyKey,
   IdempotencyKeyHeader,
 } from '../../platform/http/request/idempotency-key';
-import { nextPageLink } from '../../platform/http/response/next-page-link';
+import { nextPageLink, nextPageLinkHeader } from '../../platform/http/response/next-page-link';
 import { ApiNamedArrayResponse } from '../../platform/http/response/api-named-array-response.decorator';
 import {
   AcceptsMergePatch,
@@ -108,13 +108,7 @@ export class StoreController {
   @ApiNamedArrayResponse('Orders', OrderDto, {
     status: 200,
     description: 'The list of orders',
-    headers: {
-      Link: {
-        description:
-          'RFC 8288 link to the next page (`rel="next"`), present when more orders match',
-        schema: { type: 'string' },
-      },
-    },
+    headers: nextPageLinkHeader('orders'),
   })
   @ApiErrorResponses('validation_failed')
   async list(

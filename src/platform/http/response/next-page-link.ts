@@ -7,3 +7,11 @@ export function nextPageLink(address: string, query: Record<string, string | und
   for (const [name, value] of Object.entries(query)) if (value !== undefined) next.set(name, value);
   return `<${address}?${next}>; rel="next"`;
 }
+
+/** The `Link` response header of a listing, as the OpenAPI document states it. */
+export const nextPageLinkHeader = (items: string) => ({
+  Link: {
+    description: `RFC 8288 link to the next page (\`rel="next"\`), present when more ${items} match`,
+    schema: { type: 'string' },
+  },
+});
