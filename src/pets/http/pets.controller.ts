@@ -6,6 +6,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import {
   ApiErrorResponses,
   BODY_ERRORS,
+  KEY_PROTECTED_ERRORS,
 } from '../../platform/http/errors/api-error-responses.decorator';
 import {
   ApiIdempotencyKeyHeader,
@@ -26,13 +27,7 @@ import { PetIdParamsDto, petIdOf } from './dto/pet-id.params.dto';
 
 @ApiTags('animals')
 @ApiBearerAuth()
-@ApiErrorResponses(
-  'unauthorized',
-  'rate_limited',
-  'key_temporarily_banned',
-  'internal_error',
-  'service_unavailable',
-)
+@ApiErrorResponses(...KEY_PROTECTED_ERRORS)
 @Controller('v1/pets')
 export class PetsController {
   constructor(

@@ -6,6 +6,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import {
   ApiErrorResponses,
   BODY_ERRORS,
+  KEY_PROTECTED_ERRORS,
 } from '../../platform/http/errors/api-error-responses.decorator';
 import {
   ApiIdempotencyKeyHeader,
@@ -39,13 +40,7 @@ const clamped = (text: string) => Math.min(Number(text), MAX_ORDER_ID + 1);
 
 @ApiTags('store')
 @ApiBearerAuth()
-@ApiErrorResponses(
-  'unauthorized',
-  'rate_limited',
-  'key_temporarily_banned',
-  'internal_error',
-  'service_unavailable',
-)
+@ApiErrorResponses(...KEY_PROTECTED_ERRORS)
 @Controller('v1/store')
 export class StoreController {
   constructor(

@@ -12,6 +12,18 @@ export const BODY_ERRORS = [
 ] as const satisfies readonly ErrorCode[];
 
 /**
+ * What every operation behind an API key and the plan's rate limits may answer before it runs:
+ * the key guard, the throttler and the service's own failures.
+ */
+export const KEY_PROTECTED_ERRORS = [
+  'unauthorized',
+  'rate_limited',
+  'key_temporarily_banned',
+  'internal_error',
+  'service_unavailable',
+] as const satisfies readonly ErrorCode[];
+
+/**
  * Documents the error responses an operation (or every operation of a controller) may give, by
  * their codes: one response per status, listing its codes with the catalogue's descriptions.
  */
