@@ -146,6 +146,27 @@ describe('the admin API', () => {
     }
   });
 
+  it('counts failed authentications of forwarded values that are not IP addresses against the socket address', async () => {
+    await awayFromMinuteEnd(10);
+    const proxied = await startTestApp({ ADMIN_TOKEN, TRUST_PROXY: '1' });
+    try {
+      const from = (forwarded: string, authorization: string) =>
+        apiClient(proxied.url, { authorization, 'x-forwarded-for': forwarded }).get(
+          '/admin/api-keys',
+        );
+      // A new made-up value each time: were each its own address, none would ever be refused.
+      for (let i = 0; i < 10; i++) {
+        expectError(await from(`not-an-address-${i}`, `Bearer guess-${i}`), 401, 'unauthorized');
+      }
+      expectError(await from('not-an-address-10', 'Bearer guess-10'), 429, 'rate_limited');
+      expectError(await from('yet another', `Bearer ${ADMIN_TOKEN}`), 429, 'rate_limited');
+      // A forwarded IP address is still its own.
+      expect((await from('203.0.113.9', `Bearer ${ADMIN_TOKEN}`)).status).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('refuses a real API key as the admin token', async () => {
     const { auth } = await t.issueKey();
     expectError(await apiClient(t.url, auth).get('/admin/api-keys'), 401, 'unauthorized');

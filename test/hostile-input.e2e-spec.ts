@@ -121,5 +121,20 @@ describe('hostile input', () => {
       );
       expect(listed.name).toBe(name);
     });
+
+    it('stores an API key name exactly as sent: no trimming, no Unicode normalisation', async () => {
+      // Leading and trailing white space, and an accent as a combining mark (NFC would fold it).
+      const name = ' Cafe\u0301 Shop\u00a0 ';
+      const issued = await admin.post('/admin/api-keys').send({ name, plan: 'free' }).expect(201);
+      expect(issued.body.name).toBe(name);
+      const listed = (await admin.get('/admin/api-keys')).body.find(
+        (key: { id: number }) => key.id === issued.body.id,
+      );
+      expect(listed.name).toBe(name);
+      const [row] = await t.dataSource.query('SELECT name FROM api_keys WHERE id = $1', [
+        issued.body.id,
+      ]);
+      expect(row.name).toBe(name);
+    });
   });
 });

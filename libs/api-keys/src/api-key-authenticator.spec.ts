@@ -133,6 +133,21 @@ describe('ApiKeyAuthenticator', () => {
     expect(await after).toEqual({ ok: false, reason: 'invalid' });
   });
 
+  it('refuses a request that comes after the revocation, though a look-up begun before it is in flight', async () => {
+    const store = new GatedStore();
+    const { authenticator, keys, issueElsewhere } = track(setUp(store));
+    const key = await issueElsewhere();
+    const before = authenticator.authenticate(authorization(key));
+    await new Promise((resolve) => setImmediate(resolve));
+    await keys.revoke((await keys.list())[0].id);
+    // Asked while the earlier look-up still waits: it must not share that look-up's answer.
+    const after = authenticator.authenticate(authorization(key));
+    await new Promise((resolve) => setImmediate(resolve));
+    store.openGates();
+    expect((await before).ok).toBe(true);
+    expect(await after).toEqual({ ok: false, reason: 'invalid' });
+  });
+
   it('records the last use in one batch, not per request', async () => {
     const { store, authenticator, keys } = track(setUp());
     const { key } = await keys.issue({ name: 'a', plan: 'free' });

@@ -59,6 +59,16 @@ describe('loadConfig', () => {
       'https://staging.example/<v1',
       /STAGING_BASE_URL must be an absolute URL without/,
     ],
+    [
+      'PUBLIC_BASE_URL',
+      'https://pets.example/v1>;rel=next',
+      /PUBLIC_BASE_URL must be an absolute URL without/,
+    ],
+    [
+      'STAGING_BASE_URL',
+      'https://staging.example/"v1',
+      /STAGING_BASE_URL must be an absolute URL without/,
+    ],
     ['DATABASE_URL', 'mysql://db/pets', /DATABASE_URL must use postgres: or postgresql:/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
     [
@@ -95,6 +105,12 @@ describe('loadConfig', () => {
     ['ADMIN_TOKEN', 'x'.repeat(31), /ADMIN_TOKEN must be at least 32 characters/],
     ['ADMIN_TOKEN', `${'x'.repeat(32)} with spaces`, /ADMIN_TOKEN must be at least 32 characters/],
     ['ADMIN_TOKEN', 'ä'.repeat(40), /ADMIN_TOKEN must be at least 32 characters/],
+    [
+      'ADMIN_TOKEN',
+      `${'x'.repeat(16)}==${'x'.repeat(16)}`,
+      /ADMIN_TOKEN must be at least 32 characters/,
+    ],
+    ['ADMIN_TOKEN', '='.repeat(32), /ADMIN_TOKEN must be at least 32 characters/],
     ['API_KEY_PREFIX', 'key_', /API_KEY_PREFIX must be one of pet_live_, pet_test_/],
     ['API_KEY_CACHE_TTL_MS', '6000', /API_KEY_CACHE_TTL_MS must be an integer from 0 to 5000/],
   ])('stops on %s=%j with a message naming the variable', (name, value, message) => {
