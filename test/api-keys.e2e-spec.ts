@@ -139,8 +139,13 @@ describe('the admin API', () => {
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(Math.abs(retryAfter - untilMinuteEnd)).toBeLessThanOrEqual(1);
       expectError(await from('203.0.113.7', `Bearer ${ADMIN_TOKEN}`), 429, 'rate_limited');
-      // Another address is not affected.
+      // Another address is not affected, nor is the API itself for this one.
       expect((await from('203.0.113.8', `Bearer ${ADMIN_TOKEN}`)).status).toBe(200);
+      const { auth } = await proxied.issueKey();
+      const pets = await apiClient(proxied.url, { ...auth, 'x-forwarded-for': '203.0.113.7' }).get(
+        '/v1/pets',
+      );
+      expect(pets.status).toBe(200);
     } finally {
       await proxied.close();
     }
