@@ -38,6 +38,7 @@ module.exports = {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/spec-cleanup.ts'],
     },
   ],
   // Once per run, for every project: the run's PostgreSQL and Redis (started here when the

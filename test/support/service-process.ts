@@ -19,6 +19,19 @@ export function buildOnce(): void {
   writeFileSync(marker, '');
 }
 
+/** Every service process a spec started that has not exited yet. */
+const running = new Set<ChildProcess>();
+
+/**
+ * Kills whatever a spec left running, after each spec file (test/support/spec-cleanup.ts): a test
+ * that fails before it stops its service (one that should have refused to start, say) must not
+ * keep Jest from exiting.
+ */
+export function killLeftoverServices(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
+
 export interface ServiceProcess {
   child: ChildProcess;
   url: string;
@@ -52,7 +65,13 @@ export async function spawnService(
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
 

@@ -1,0 +1,3 @@
+import { killLeftoverServices } from './service-process';
+
+afterAll(() => killLeftoverServices());
