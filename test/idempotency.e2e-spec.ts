@@ -1,4 +1,5 @@
 import { generateApiKey } from '@pet-adoption/api-keys';
+import { Client, QueryResult } from 'pg';
 import { DataSource } from 'typeorm';
 import { migrations } from '../src/migrations';
 import { IdempotencyKeysRecordResponses1795219600000 } from '../src/platform/idempotency/migrations/1795219600000-idempotency-keys-record-responses';
@@ -98,6 +99,43 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
     // A kept key still replays.
     const retry = await create('kept', { name: 'Rex', categoryId: 1 });
     expect(retry.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('deletes expired keys at most 1,000 per statement, and keeps a key not yet 24 hours old', async () => {
+    await t.dataSource.query(
+      `INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
+       SELECT 'key:old', 'expired-' || n, repeat('0', 64), '{}', now() - interval '24 hours 1 minute'
+         FROM generate_series(1, 2500) AS n`,
+    );
+    await t.dataSource.query(
+      `INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
+       VALUES ('key:old', 'recent', repeat('0', 64), '{}', now() - interval '23 hours 58 minutes')`,
+    );
+    // Rows deleted by each DELETE statement, counted at the driver (the spy passes every call on).
+    const deletedPerStatement: number[] = [];
+    const query = Client.prototype.query;
+    jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args) {
+      const answer = (query as (...a: unknown[]) => unknown).apply(this, args);
+      if (answer instanceof Promise) {
+        void answer.then(
+          (result: QueryResult) => {
+            if (result.command === 'DELETE') deletedPerStatement.push(result.rowCount ?? 0);
+          },
+          () => undefined,
+        );
+      }
+      return answer as never;
+    });
+    try {
+      expect(await t.app.get(IdempotencyKeyPruner).prune()).toBe(2500);
+    } finally {
+      jest.restoreAllMocks();
+    }
+    expect(Math.max(...deletedPerStatement)).toBeLessThanOrEqual(1000);
+    expect(deletedPerStatement.reduce((sum, count) => sum + count, 0)).toBe(2500);
+    expect(await t.dataSource.query('SELECT scope, key FROM idempotency_keys')).toEqual([
+      { scope: 'key:old', key: 'recent' },
+    ]);
   });
 
   it('validates the body before the key: an invalid body is a 400 and claims nothing', async () => {
