@@ -62,36 +62,25 @@ describe('deployment safety', () => {
     let dataDir: string;
     let first: ServiceProcess | undefined;
     let parent: string;
-    /** Every process these tests start, stopped at the end even if a test fails midway. */
-    const spawned: ServiceProcess[] = [];
-    const spawnTracked = async (env: Record<string, string | undefined>) => {
-      const service = await spawnService(env);
-      spawned.push(service);
-      return service;
-    };
-    const startTracked = async (env: Record<string, string | undefined>) => {
-      const service = await startService(env);
-      spawned.push(service);
-      return service;
-    };
     beforeAll(() => {
       parent = mkdtempSync(join(tmpdir(), 'pet-adoption-data-'));
       // As on a first run: the directory does not exist yet.
       dataDir = join(parent, 'data');
     });
     afterAll(async () => {
-      await Promise.all(spawned.map(stopService));
+      // What a failed test left running besides, the spec cleanup kills.
+      await stopService(first);
       rmSync(parent, { recursive: true, force: true });
     });
     const embedded = () => ({ DATABASE_URL: undefined, DATA_DIR: dataDir });
 
     it('the second refuses in one line naming the directory and the holder; the first keeps serving and its data', async () => {
-      first = await startTracked(embedded());
+      first = await startService(embedded());
       const key = /Bearer (pet_live_[A-Za-z0-9_-]{43})/.exec(first.output())![1];
       const api = apiClient(first.url, { authorization: `Bearer ${key}` });
       const rex = await api.post('/v1/pets').send({ name: 'Rex', categoryId: 1 }).expect(201);
 
-      const second = await spawnTracked({ ...embedded(), LOG_LEVEL: 'log' });
+      const second = await spawnService({ ...embedded(), LOG_LEVEL: 'log' });
       expect(await Promise.race([second.exited, answers(second).then(() => 'running')])).toBe(1);
       expect(second.output().trim().split('\n')).toEqual([
         `DATA_DIR ${dataDir} is in use by process ${first.child.pid}: stop it, or give this process another DATA_DIR.`,
@@ -102,7 +91,7 @@ describe('deployment safety', () => {
 
       // Stopped and started again, it has lost nothing that was answered.
       await stopService(first);
-      first = await startTracked(embedded());
+      first = await startService(embedded());
       const again = apiClient(first.url, { authorization: `Bearer ${key}` });
       expect((await again.get('/v1/pets')).body).toEqual([rex.body, tom.body]);
       expectError(await apiClient(first.url).get('/v1/pets'), 401, 'unauthorized');
@@ -111,7 +100,7 @@ describe('deployment safety', () => {
     it('several started at once: exactly one serves, the others refuse', async () => {
       await stopService(first);
       const racers = await Promise.all(
-        Array.from({ length: 4 }, () => spawnTracked({ ...embedded() })),
+        Array.from({ length: 4 }, () => spawnService({ ...embedded() })),
       );
       const outcomes = await Promise.all(
         racers.map(async (racer) => ({
