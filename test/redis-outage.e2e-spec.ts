@@ -101,3 +101,48 @@ describe('when a Redis key holds data the limiter never wrote', () => {
     logged.mockRestore();
   });
 });
+
+describe('at start-up', () => {
+  let proxy: TcpProxy;
+  let viaProxy: string;
+  beforeEach(async () => {
+    proxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
+    const url = new URL(redis.toString());
+    url.host = `127.0.0.1:${proxy.port}`;
+    viaProxy = url.toString();
+  });
+  afterEach(() => proxy.stop());
+
+  it('starts while Redis is down, counts in the process meanwhile, and connects once it comes', async () => {
+    proxy.cut();
+    const t = await startTestApp({ REDIS_URL: viaProxy });
+    try {
+      const api = apiClient(t.url, t.auth);
+      const during = await api.get('/v1/pets');
+      expect(during.status).toBe(200);
+      expect(during.headers['x-ratelimit-limit']).toBeDefined();
+      expect((await request(t.url).get('/health/ready')).body.checks.redis).toBe('down');
+
+      proxy.restore();
+      const deadline = Date.now() + 5000;
+      let up = false;
+      while (!up && Date.now() < deadline) {
+        up = (await request(t.url).get('/health/ready')).body.checks?.redis === 'up';
+        if (!up) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(up).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('leaves no connection to Redis open when the application fails to start', async () => {
+    // Nothing listens on port 1: the database is unreachable and the application cannot start.
+    await expect(
+      startTestApp({ REDIS_URL: viaProxy, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }),
+    ).rejects.toThrow();
+    // Past the second a connection may wait for Redis to be ready.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await proxy.connections()).toBe(0);
+  });
+});

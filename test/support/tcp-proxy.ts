@@ -65,6 +65,13 @@ export class TcpProxy {
     this.cutOff = false;
   }
 
+  /** How many clients are connected through the proxy now. */
+  connections(): Promise<number> {
+    return new Promise((resolve, reject) =>
+      this.server!.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
+  }
+
   async stop(): Promise<void> {
     this.cut();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());

@@ -5,6 +5,7 @@ import {
   Module,
   ModuleMetadata,
   OnApplicationShutdown,
+  OnModuleInit,
   Type,
 } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
@@ -18,7 +19,7 @@ import {
   resolveRateLimitOptions,
 } from './rate-limit.options';
 import { RateLimitSubjectResolver } from './rate-limit-subject.resolver';
-import { connectRedis, redisAnswers } from './redis-connection';
+import { connectRedis, openRedis, redisAnswers } from './redis-connection';
 import { RedisConnection, RedisWindowStore } from './redis-window-store';
 import { ResilientWindowStore } from './resilient-window-store';
 import { WindowStore } from './window-store';
@@ -35,9 +36,9 @@ export interface RateLimitAsyncOptions {
   store?: Type<WindowStore>;
 }
 
-/** What the readiness check needs to know of the limiter. */
+/** What the readiness check needs to know of the limiter; the Redis connection's life. */
 @Injectable()
-export class RateLimitHealth implements OnApplicationShutdown {
+export class RateLimitHealth implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly windows: WindowStore,
     @Inject(REDIS) private readonly redis: RedisConnection | null,
@@ -54,16 +55,18 @@ export class RateLimitHealth implements OnApplicationShutdown {
     return this.windows instanceof ResilientWindowStore && this.windows.degraded;
   }
 
+  async onModuleInit(): Promise<void> {
+    if (this.redis) await connectRedis(this.redis);
+  }
+
   onApplicationShutdown(): void {
     this.redis?.disconnect();
   }
 }
 
 /** The Redis connection of the configured shape, or null to count in the process. */
-function redisFromOptions(options: ResolvedRateLimitOptions): Promise<RedisConnection | null> {
-  return options.redis
-    ? connectRedis(options.redis, options.redisCommandTimeoutMs)
-    : Promise.resolve(null);
+function redisFromOptions(options: ResolvedRateLimitOptions): RedisConnection | null {
+  return options.redis ? openRedis(options.redis, options.redisCommandTimeoutMs) : null;
 }
 
 /**

@@ -11,6 +11,9 @@ const READY_WAIT_MS = 1_000;
  */
 function serverOptions(commandTimeoutMs: number): RedisOptions {
   return {
+    // Nothing is opened until the application initialises (connectRedis): an application that
+    // fails to start before then leaves no socket behind.
+    lazyConnect: true,
     commandTimeout: commandTimeoutMs,
     connectTimeout: 1_000,
     enableOfflineQueue: false,
@@ -38,6 +41,7 @@ function open(shape: RedisConnectionShape, commandTimeoutMs: number): RedisConne
       });
     case 'cluster':
       return new Cluster(shape.nodes, {
+        lazyConnect: true,
         enableOfflineQueue: false,
         clusterRetryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
         // The cluster's own connections keep their offline queue (ioredis needs it while it
@@ -51,14 +55,22 @@ function open(shape: RedisConnectionShape, commandTimeoutMs: number): RedisConne
   }
 }
 
-/** Connects, waiting up to a second for Redis: if it is down at start-up, the outage policy applies. */
-export async function connectRedis(
-  shape: RedisConnectionShape,
-  commandTimeoutMs: number,
-): Promise<RedisConnection> {
+/** The connection of the configured shape, not yet connected. */
+export function openRedis(shape: RedisConnectionShape, commandTimeoutMs: number): RedisConnection {
   const redis = open(shape, commandTimeoutMs);
   // Connection errors are reported through the store's outage log, once per incident.
   redis.on('error', () => undefined);
+  return redis;
+}
+
+/**
+ * Connects, waiting up to a second for Redis: if it is down at start-up, the outage policy
+ * applies while the connection keeps retrying.
+ */
+export async function connectRedis(redis: RedisConnection): Promise<void> {
+  if (redis.status !== 'wait') return;
+  // A first attempt that fails rejects, yet the retry strategy goes on reconnecting.
+  redis.connect().catch(() => undefined);
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, READY_WAIT_MS);
     redis.once('ready', () => {
@@ -66,7 +78,6 @@ export async function connectRedis(
       resolve();
     });
   });
-  return redis;
 }
 
 /**
