@@ -1,17 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { Cluster, Redis } from 'ioredis';
 import { apiClient, expectError, request } from './support/http';
-import { TcpProxy } from './support/tcp-proxy';
+import { redisProxy, TcpProxy } from './support/tcp-proxy';
 import { connectRunRedis, keysMatching } from './support/run-redis';
 import { startTestApp, TestApp } from './support/test-app';
 import { awayFromMinuteEnd } from './support/windows';
 
 // A test may first wait for the next minute window (awayFromMinuteEnd).
 jest.setTimeout(20_000);
-
-// The one Redis server of the run (REDIS_URL, provided by the test setup), reached through a
-// proxy to cut: an outage of one server, whatever shape the other specs run on (TEST_REDIS).
-const redis = new URL(process.env.REDIS_URL!);
 
 describe.each([
   ['fail-open (default)', 'false'],
@@ -21,10 +17,9 @@ describe.each([
   let t: TestApp;
 
   beforeAll(async () => {
-    proxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
-    const viaProxy = new URL(redis.toString());
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
-    t = await startTestApp({ REDIS_URL: viaProxy.toString(), RATE_LIMIT_FAIL_CLOSED: failClosed });
+    let viaProxy: string;
+    ({ proxy, url: viaProxy } = await redisProxy());
+    t = await startTestApp({ REDIS_URL: viaProxy, RATE_LIMIT_FAIL_CLOSED: failClosed });
   });
   afterAll(async () => {
     await t.close();
@@ -106,10 +101,7 @@ describe('at start-up', () => {
   let proxy: TcpProxy;
   let viaProxy: string;
   beforeEach(async () => {
-    proxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
-    const url = new URL(redis.toString());
-    url.host = `127.0.0.1:${proxy.port}`;
-    viaProxy = url.toString();
+    ({ proxy, url: viaProxy } = await redisProxy());
   });
   afterEach(() => proxy.stop());
 

@@ -78,13 +78,25 @@ export class TcpProxy {
   }
 }
 
+/** A proxy in front of the server `url` names, and `url` pointed at the proxy instead. */
+async function proxyFor(
+  url: string,
+  defaultPort: number,
+): Promise<{ proxy: TcpProxy; url: string }> {
+  const through = new URL(url);
+  const proxy = await new TcpProxy(through.hostname, Number(through.port || defaultPort)).start();
+  through.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url: through.toString() };
+}
+
 /**
  * A proxy in front of the run's database, and its DATABASE_URL: a test starts an app on it to cut
  * and restore the database under that app alone.
  */
-export async function databaseProxy(): Promise<{ proxy: TcpProxy; url: string }> {
-  const database = new URL(process.env.DATABASE_URL!);
-  const proxy = await new TcpProxy(database.hostname, Number(database.port || 5432)).start();
-  database.host = `127.0.0.1:${proxy.port}`;
-  return { proxy, url: database.toString() };
-}
+export const databaseProxy = () => proxyFor(process.env.DATABASE_URL!, 5432);
+
+/**
+ * A proxy in front of the run's one Redis server (REDIS_URL, provided by the test setup), and its
+ * REDIS_URL: an outage of one server, whatever shape the other specs run on (TEST_REDIS).
+ */
+export const redisProxy = () => proxyFor(process.env.REDIS_URL!, 6379);
