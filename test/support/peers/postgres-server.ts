@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { freePort, onPath, stopProcess, unprivilegedUser, waitForPort } from './processes';
 
 interface Programs {
@@ -63,7 +64,30 @@ export class PostgresServer {
       { ...user, stdio: 'ignore' },
     );
     await waitForPort('127.0.0.1', port, 'postgres');
-    return new PostgresServer(child, directory, port);
+    const server = new PostgresServer(child, directory, port);
+    await server.ready();
+    return server;
+  }
+
+  /**
+   * Waits until the server runs queries: it listens before its start-up is over, and meanwhile
+   * refuses sessions ("the database system is starting up").
+   */
+  private async ready(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const client = new Client({ connectionString: this.url });
+      try {
+        await client.connect();
+        await client.query('SELECT 1');
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    }
   }
 
   async stop(): Promise<void> {
