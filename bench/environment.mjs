@@ -21,6 +21,30 @@ export async function seedPets(client, count) {
   return Number((await client.query('SELECT max(id) AS id FROM pets')).rows[0].id);
 }
 
+/** Orders of the bench's key, to page through: cancelled, so that they hold no pet; the key's id. */
+export async function seedOrders(client, count) {
+  const [{ id }] = (await client.query(`SELECT id FROM api_keys WHERE name = 'bench'`)).rows;
+  await client.query(
+    `INSERT INTO orders (pet_id, owner_key_id, status)
+     SELECT 1 + i % 1000, $1, 'cancelled' FROM generate_series(1, $2::int) i`,
+    [id, count],
+  );
+  await client.query('VACUUM ANALYZE orders');
+  return id;
+}
+
+/** Available pets to order, one per request, beyond the seeded ones; the first id. */
+export async function seedOrderablePets(client, count) {
+  const { rows } = await client.query(
+    `INSERT INTO pets (name, category_id, status)
+     SELECT 'to adopt ' || i, 1, 'available' FROM generate_series(1, $1::int) i
+     RETURNING id`,
+    [count],
+  );
+  await client.query('VACUUM ANALYZE pets');
+  return Number(rows[0].id);
+}
+
 /** One enterprise key, hashed as the service stores keys, with limits no run can reach. */
 export async function insertKey(client, key) {
   await client.query(

@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { insertKey, log, seedPets } from '../environment.mjs';
+import { insertKey, log, seedOrderablePets, seedOrders, seedPets } from '../environment.mjs';
 import { median } from '../report.mjs';
 
 /** A read mix (90 % reads, 10 % writes) and a write mix (50 % writes), in requests of each. */
@@ -269,28 +269,6 @@ export function plan(costs, { pgCores, instancesByConnections }) {
         }),
     firstCpuTier: perRedisPrimary <= perPostgresPrimary ? 'Redis' : 'PostgreSQL',
   };
-}
-
-/** Available pets to order, one per request; the first id. */
-async function seedOrderablePets(client, count) {
-  const { rows } = await client.query(
-    `INSERT INTO pets (name, category_id, status)
-     SELECT 'to adopt ' || i, 1, 'available' FROM generate_series(1, $1::int) i
-     RETURNING id`,
-    [count],
-  );
-  return Number(rows[0].id);
-}
-
-/** Orders of the bench's key to page through (cancelled: they hold no pet); the key's id. */
-async function seedOrders(client, count) {
-  const [{ id }] = (await client.query(`SELECT id FROM api_keys WHERE name = 'bench'`)).rows;
-  await client.query(
-    `INSERT INTO orders (pet_id, owner_key_id, status)
-     SELECT 1 + i % 1000, $1, 'cancelled' FROM generate_series(1, $2::int) i`,
-    [id, count],
-  );
-  return id;
 }
 
 /**

@@ -3,31 +3,8 @@
 // request), listOrders against listPets (throughput), getInventory against a list page at
 // --large-rows pets (cost), and createPet with the inventory's counters kept against without them.
 // Interleaved rounds; medians.
-import { insertKey, log, seedPets } from '../environment.mjs';
+import { insertKey, log, seedOrderablePets, seedOrders, seedPets } from '../environment.mjs';
 import { pairedRatio, summarize } from '../report.mjs';
-
-/** Orders of the bench's key, to page through: cancelled, so that they hold no pet. */
-async function seedOrders(client, count) {
-  const [{ id: keyId }] = (await client.query(`SELECT id FROM api_keys WHERE name = 'bench'`)).rows;
-  await client.query(
-    `INSERT INTO orders (pet_id, owner_key_id, status)
-     SELECT 1 + i % 1000, $1, 'cancelled' FROM generate_series(1, $2::int) i`,
-    [keyId, count],
-  );
-  await client.query('VACUUM ANALYZE orders');
-}
-
-/** Available pets to order, one per request, beyond the seeded ones; the first id. */
-async function seedOrderablePets(client, count) {
-  const { rows } = await client.query(
-    `INSERT INTO pets (name, category_id, status)
-     SELECT 'to adopt ' || i, 1, 'available' FROM generate_series(1, $1::int) i
-     RETURNING id`,
-    [count],
-  );
-  await client.query('VACUUM ANALYZE pets');
-  return Number(rows[0].id);
-}
 
 const COUNTERS = ['pets_counted_on_insert', 'pets_counted_on_update', 'pets_counted_on_delete'];
 const counters = (client, on) =>
