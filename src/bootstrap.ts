@@ -6,6 +6,11 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_API_MODULES, AppModule, PUBLIC_API_MODULES } from './app.module';
 import { AppConfig } from './platform/config/app-config';
 import { BODY_HARD_LIMIT_BYTES, installJsonBodyParser } from './platform/http/request/json-body';
+import {
+  answerClientError,
+  REQUEST_DEADLINE_MS,
+  REQUEST_DEADLINE_SERVER_OPTIONS,
+} from './platform/http/request/request-deadline';
 import { installResponseHeaders, requestId } from './platform/http/response/response-headers';
 import { RouteFactHeaders } from './platform/http/route-facts/route-fact-headers';
 import { routeFactsOfRequest } from './platform/http/route-facts/route-facts';
@@ -46,9 +51,11 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     // Errors Fastify's router raises before any route (a badly encoded URL) get the Error body too.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
       sendErrorBody(reply, toErrorResponse(error)),
-    // Slow clients cannot hold a connection: the whole request must arrive within 10 s, and an
-    // idle keep-alive connection is closed after 5 s.
-    requestTimeout: 10_000,
+    // Slow clients cannot hold a connection: the whole request must arrive within 10 s (answered
+    // 408 and closed otherwise, docs/adr/0025), and an idle keep-alive connection is closed after 5 s.
+    http: REQUEST_DEADLINE_SERVER_OPTIONS,
+    requestTimeout: REQUEST_DEADLINE_MS,
+    clientErrorHandler: answerClientError,
     keepAliveTimeout: 5_000,
   });
 }

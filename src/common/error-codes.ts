@@ -26,6 +26,11 @@ export const ERROR_CODES = {
     status: 405,
     description: 'A known path with a method it does not support; `Allow` lists the methods.',
   },
+  request_timeout: {
+    status: 408,
+    description:
+      'The request (headers and body) did not fully arrive within 10 s; the connection is closed.',
+  },
   pet_not_available: {
     status: 409,
     description: 'The pet cannot be ordered: it is not `available` (the message names its status).',

@@ -134,6 +134,7 @@ export interface components {
         | 'forbidden'
         | 'not_found'
         | 'method_not_allowed'
+        | 'request_timeout'
         | 'pet_not_available'
         | 'invalid_transition'
         | 'gone'
