@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { Logger } from '@nestjs/common';
 import { apiClient } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -95,4 +96,35 @@ describe('slow and aborted uploads, on the service’s own port', () => {
     // The service is none the worse for it.
     expect((await apiClient(t.url, t.auth).get('/v1/pets?limit=1')).status).toBe(200);
   }, 40_000);
+
+  it('takes a client that aborts its upload for what it is: no outage, no 503, nothing logged', async () => {
+    const warned = jest.spyOn(Logger.prototype, 'warn');
+    const failed = jest.spyOn(Logger.prototype, 'error');
+    try {
+      const { port } = new URL(t.url);
+      for (const auth of [t.auth.authorization, undefined]) {
+        const socket = connect(Number(port), '127.0.0.1');
+        await new Promise((resolve) => socket.on('connect', resolve));
+        socket.write(
+          'POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+            'Content-Length: 100\r\n' +
+            (auth ? `Authorization: ${auth}\r\n` : '') +
+            '\r\n{"name": "Half',
+        );
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        socket.destroy();
+      }
+      // Time for the service to notice both.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(warned).not.toHaveBeenCalled();
+      expect(failed).not.toHaveBeenCalled();
+      const next = await apiClient(t.url, t.auth)
+        .post('/v1/pets')
+        .send({ name: 'Whole', categoryId: 1 });
+      expect(next.status).toBe(201);
+    } finally {
+      warned.mockRestore();
+      failed.mockRestore();
+    }
+  });
 });

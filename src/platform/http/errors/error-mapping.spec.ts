@@ -73,6 +73,18 @@ describe('toErrorResponse', () => {
     });
   });
 
+  it('tells a client that aborted its upload from a database whose connection was reset', () => {
+    // Node's request stream, when the client closes the connection mid-body.
+    const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    expect(toErrorResponse(aborted)).toMatchObject({
+      status: 400,
+      code: 'malformed_json',
+      unexpected: false,
+    });
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    expect(toErrorResponse(reset)).toMatchObject({ status: 503, code: 'service_unavailable' });
+  });
+
   it('treats an HttpException naming a code outside the catalogue as unexpected', () => {
     const error = new HttpException({ code: 'teapot', message: 'short and stout' }, 418);
     expect(toErrorResponse(error)).toMatchObject({

@@ -47,6 +47,16 @@ const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   },
 };
 
+/**
+ * Whether the client closed its connection before its request body had arrived: Node's request
+ * stream fails with ECONNRESET and the message `aborted`. The same code from the database's
+ * socket reads `read ECONNRESET`, so only this message is the client's, and no outage.
+ */
+function isAbortedUpload(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === 'ECONNRESET' && message === 'aborted';
+}
+
 export interface ErrorResponse {
   status: number;
   code: ErrorCode;
@@ -97,6 +107,10 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (typeof fastifyCode === 'string' && Object.hasOwn(FASTIFY_ERRORS, fastifyCode)) {
     const { code, message } = FASTIFY_ERRORS[fastifyCode];
     return answer(code, message);
+  }
+  if (isAbortedUpload(error)) {
+    // Nobody is left to read it; the request log still shows what became of the request.
+    return answer('malformed_json', 'The request body ended before its declared length.');
   }
   if (isDatabaseUnavailable(error)) {
     return answer('service_unavailable', 'The database is unreachable; retry later.', {
