@@ -15,6 +15,11 @@ import { installResponseHeaders, requestId } from './platform/http/response/resp
 import { RouteFactHeaders } from './platform/http/route-facts/route-fact-headers';
 import { routeFactsOfRequest } from './platform/http/route-facts/route-facts';
 import { RouteTable } from './platform/http/routing/route-table';
+import {
+  FALLBACK_ROUTE,
+  routeUnroutedToFallback,
+  useRouteTable,
+} from './platform/http/routing/unrouted-requests';
 import { RequestObserver } from './platform/observability/request-observer';
 import { sendErrorBody, toErrorResponse } from './platform/http/errors/error-mapping';
 import { parse as parseQuery } from 'node:querystring';
@@ -48,6 +53,8 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
       // No route parameter of this API is longer; longer ones are refused before any handler.
       maxParamLength: 100,
     },
+    // Every request under /v1 goes through a route of the application, counted (docs/adr/0025).
+    rewriteUrl: routeUnroutedToFallback,
     // Errors Fastify's router raises before any route (a badly encoded URL) get the Error body too.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
       sendErrorBody(reply, toErrorResponse(error)),
@@ -78,8 +85,9 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   installResponseHeaders(fastify, app.get(RouteFactHeaders));
   app.get(RequestObserver).install(fastify);
   const routes = app.get(RouteTable);
+  useRouteTable(fastify, routes);
   fastify.addHook('onRoute', (route) => {
-    if (!route.url.includes('*')) {
+    if (route.url !== FALLBACK_ROUTE) {
       routes.add(route.method, route.url, routeFactsOfRequest({ routeOptions: route }));
     }
   });

@@ -4,6 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error';
 import { RouteTable } from './route-table';
+import { FALLBACK_ROUTE } from './unrouted-requests';
 
 /**
  * Catches every request under /v1 that no operation serves, so that it passes through the
@@ -16,9 +17,10 @@ import { RouteTable } from './route-table';
 export class FallbackController {
   constructor(private readonly routes: RouteTable) {}
 
-  @All('*')
+  @All(FALLBACK_ROUTE.slice('/v1/'.length))
   refuse(@Req() request: FastifyRequest): never {
-    const path = request.url.split('?')[0];
+    // The URL as sent: unrouted requests reach this route rewritten (unrouted-requests.ts).
+    const path = request.originalUrl.split('?')[0];
     const allowed = this.routes.methodsFor(path);
     if (allowed.length > 0) {
       throw new ApiError(

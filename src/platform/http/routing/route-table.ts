@@ -31,9 +31,26 @@ export class RouteTable {
     return this.stating;
   }
 
+  /**
+   * Whether a route serves this method and path as Fastify and Nest route it: Nest hands a match
+   * with an empty parameter (`/v1/pets/` for `/v1/pets/:petId`) to its not-found handler.
+   * A path that cannot be decoded is served by no route.
+   */
+  serves(method: string, path: string): boolean {
+    let match;
+    try {
+      match = this.router.find(method as Router.HTTPMethod, path);
+    } catch {
+      return false;
+    }
+    if (match === null) return false;
+    for (const name in match.params) {
+      if (match.params[name] === '' && name !== '*') return false;
+    }
+    return true;
+  }
+
   methodsFor(path: string): string[] {
-    return [...this.methods]
-      .filter((method) => this.router.find(method as Router.HTTPMethod, path) !== null)
-      .sort();
+    return [...this.methods].filter((method) => this.serves(method, path)).sort();
   }
 }

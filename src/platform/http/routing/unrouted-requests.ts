@@ -1,0 +1,30 @@
+import type { IncomingMessage } from 'node:http';
+import { RouteTable } from './route-table';
+
+/** The catch-all route of the fallback controller: every unrouted request under /v1 ends there. */
+export const FALLBACK_ROUTE = '/v1/*';
+/** What an unrouted request's URL becomes, so that the router hands it to the fallback route. */
+const FALLBACK_URL = '/v1/-';
+
+const tables = new WeakMap<object, RouteTable>();
+
+/** Lets `routeUnroutedToFallback` of this Fastify instance consult the application's routes. */
+export function useRouteTable(fastify: object, routes: RouteTable): void {
+  tables.set(fastify, routes);
+}
+
+/**
+ * Fastify's `rewriteUrl`: a request under /v1 that no operation serves is routed to the fallback
+ * controller, so that it passes the same guards (rate limit, headers) as the operations. Left to
+ * Fastify and Nest, `/v1` itself and a path whose parameter is empty (`/v1/pets/`) reach Nest's
+ * not-found handler instead: answered before any guard, uncounted and without rate-limit headers.
+ * The fallback reads the request's `originalUrl`.
+ */
+export function routeUnroutedToFallback(this: object, request: IncomingMessage): string {
+  const url = request.url ?? '/';
+  if (!url.startsWith('/v1') || (url.length > 3 && url[3] !== '/' && url[3] !== '?')) return url;
+  const routes = tables.get(this);
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  return routes && !routes.serves(request.method ?? 'GET', path) ? FALLBACK_URL : url;
+}
