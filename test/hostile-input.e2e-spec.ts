@@ -19,6 +19,58 @@ describe('hostile input', () => {
   beforeEach(() => resetDatabase(t.dataSource));
   afterAll(() => t.close());
 
+  describe('numbers judged by their text', () => {
+    const LITERALS = ['1.0', '1.0000000000000001', '1e0', '9007199254740991.4', '9007199254740993'];
+
+    it.each(LITERALS)(
+      'refuses %s for an integer field of a pet, an order and a key, naming the field, storing nothing',
+      async (literal) => {
+        const refusals = [
+          [
+            await api
+              .post('/v1/pets')
+              .set('content-type', 'application/json')
+              .send(`{"name":"Rex","categoryId":${literal}}`),
+            'categoryId',
+          ],
+          [
+            await api
+              .post('/v1/store/orders')
+              .set('content-type', 'application/json')
+              .send(`{"petId":${literal}}`),
+            'petId',
+          ],
+          [
+            await admin
+              .post('/admin/api-keys')
+              .set('content-type', 'application/json')
+              .send(
+                `{"name":"n","plan":"enterprise","limits":{"perMinute":${literal},"perDay":1000}}`,
+              ),
+            'perMinute',
+          ],
+        ] as const;
+        for (const [response, field] of refusals) {
+          expect(expectError(response, 400, 'validation_failed').body.message).toContain(field);
+        }
+        expect(await count('pets')).toBe(0);
+        expect(await count('orders')).toBe(0);
+      },
+    );
+
+    it('still takes 9007199254740991 written plainly, and digits inside a name as text', async () => {
+      const response = await api
+        .post('/v1/pets')
+        .set('content-type', 'application/json')
+        .send('{"name":"Rex 1.0e0 9007199254740993","categoryId":9007199254740991}');
+      expect(response.status).toBe(201);
+      expect(response.body).toMatchObject({
+        name: 'Rex 1.0e0 9007199254740993',
+        categoryId: 9007199254740991,
+      });
+    });
+  });
+
   describe('JSON nested deeper than 32 levels', () => {
     it.each([
       [

@@ -142,6 +142,22 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
     fc.boolean(),
   );
   /** A valid pet with exactly one rule broken. */
+  /**
+   * Integers written as JSON.parse would round them into integers they are not: fractions and
+   * exponents of integral value, fractions too small for a double, integers beyond 2^53 − 1.
+   * As text: JSON.stringify would write them plainly.
+   */
+  const inexactInteger = fc.oneof(
+    fc
+      .tuple(fc.integer({ min: 1, max: MAX_SAFE }), fc.integer({ min: 1, max: 5 }))
+      .map(([n, zeros]) => `${n}.${'0'.repeat(zeros)}`),
+    fc.integer({ min: 1, max: 1000 }).map((n) => `${n}.0000000000000001`),
+    fc.constantFrom('9007199254740991.4', '9007199254740990.9'),
+    fc
+      .tuple(fc.integer({ min: 1, max: 1_000_000 }), fc.constantFrom('e0', 'E0', 'e+0', '0e-1'))
+      .map(([n, exponent]) => `${n}${exponent}`),
+    fc.bigInt({ min: BigInt(MAX_SAFE) + 1n, max: 10n ** 30n }).map(String),
+  );
   const invalidPet = fc.oneof(
     validPet.chain((p) =>
       fc.constantFrom(...['', ' ', '\t', 'x'.repeat(101)]).map((name) => ({ ...p, name })),
@@ -204,6 +220,26 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
           expectDocumented('public', '/pets', 'post', response);
         },
       ),
+      { seed, numRuns: runs / 2 },
+    );
+  });
+
+  it('POST /v1/pets judges a number by its text: an integer JSON.parse would round is a 400 naming the field', async () => {
+    const api = apiClient(t.url, t.auth);
+    await fc.assert(
+      fc.asyncProperty(validPet, inexactInteger, async (pet, literal) => {
+        const body = JSON.stringify({ ...pet, categoryId: 0 }).replace(
+          '"categoryId":0',
+          `"categoryId":${literal}`,
+        );
+        const response = await api
+          .post('/v1/pets')
+          .set('content-type', 'application/json')
+          .send(body);
+        expectRefusal(response, 400, 'validation_failed');
+        expect(response.body.message).toContain('categoryId');
+        expectDocumented('public', '/pets', 'post', response);
+      }),
       { seed, numRuns: runs / 2 },
     );
   });

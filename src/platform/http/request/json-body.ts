@@ -3,6 +3,7 @@ import secureJson from 'secure-json-parse';
 import { ApiError } from '../errors/api-error';
 import { routeFactsOfRequest } from '../route-facts/route-facts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
+import { markInexactNumbers, reviveInexactNumbers } from './json-numbers';
 
 /** Largest request body the API reads. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -38,12 +39,18 @@ const tooDeep = () =>
   );
 
 /** The body as JSON, or why it cannot be accepted. */
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   if (Buffer.byteLength(text) > BODY_LIMIT_BYTES) return tooLarge();
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return tooDeep();
   try {
+    const marked = markInexactNumbers(text);
     // Refuses __proto__ and constructor.prototype keys, which could reach object prototypes.
-    return secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' });
+    return marked === null
+      ? secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' })
+      : secureJson.parse(marked, reviveInexactNumbers, {
+          protoAction: 'error',
+          constructorAction: 'error',
+        });
   } catch (error) {
     return new RejectedBody(
       // secure-json-parse reports both kinds as SyntaxError; only the message tells them apart.
