@@ -32,7 +32,12 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/libs/**/*.spec.ts',
+        // The layer rules of .dependency-cruiser.js, against fixtures that break them.
+        '<rootDir>/test/layer-rules/*.spec.ts',
+      ],
     },
     {
       ...shared,

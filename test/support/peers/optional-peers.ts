@@ -8,7 +8,7 @@ import { missingRedisPrograms } from './redis-cli';
 /**
  * The peers a fresh machine of the project's kind (Node.js, PostgreSQL, Redis) may lack: the specs
  * that need one are skipped there, and named at the end of the run with the Debian package that
- * brings it (docs/adr/0026, CONTRACT.md "Deployment safety").
+ * brings it (docs/adr/0028, CONTRACT.md "Deployment safety").
  */
 export const optionalPeers = {
   nginx: { available: () => Nginx.available(), debian: 'nginx-light' },
