@@ -32,17 +32,24 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/libs/**/*.spec.ts',
+        // The layer rules of .dependency-cruiser.js, against fixtures that break them.
+        '<rootDir>/test/layer-rules/*.spec.ts',
+      ],
     },
     {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       setupFilesAfterEnv: ['<rootDir>/test/support/spec-cleanup.ts'],
+      // Once per run that has e2e specs: the run's PostgreSQL and Redis (started here when the
+      // machine has none), or one line saying what is missing. Unit specs need no peer, so a run
+      // of them alone needs nothing but Node.js. The teardown's last line names the specs skipped
+      // for want of nginx, PgBouncer or the Redis programs.
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],
-  // Once per run, for every project: the run's PostgreSQL and Redis (started here when the
-  // machine has none), or one line saying what is missing.
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
 };

@@ -8,10 +8,17 @@ import { AppConfig } from './platform/config/app-config';
 import { ConfigModule } from './platform/config/config.module';
 import { DatabaseModule } from './platform/database/database.module';
 import { HttpModule } from './platform/http/http.module';
+import { featuresAmong } from './platform/features/feature';
 import { ObservabilityModule } from './platform/observability/observability.module';
 
+/**
+ * The features, each a module marked @Feature (docs/adr/0026): adding one is adding it here. Its
+ * migrations, tables and OpenAPI tag are found from the feature itself (docs/extending.md).
+ */
+const FEATURES = [PetsModule, StoreModule];
+
 /** The modules the public OpenAPI document describes: the features under /v1. */
-export const PUBLIC_API_MODULES = [PetsModule, StoreModule];
+export const PUBLIC_API_MODULES = featuresAmong(FEATURES);
 /** The modules the admin API's document describes. */
 export const ADMIN_API_MODULES = [AdminModule];
 
@@ -28,8 +35,7 @@ export class AppModule {
         HttpModule,
         ObservabilityModule,
         AdminModule,
-        PetsModule,
-        StoreModule,
+        ...FEATURES,
       ],
     };
   }

@@ -5,6 +5,7 @@ import { Nginx } from './support/peers/nginx';
 import { freePort } from './support/peers/processes';
 import { startTestApp, TestApp } from './support/test-app';
 import { awayFromMinuteEnd } from './support/windows';
+import { describeWithPeer } from './support/peers/optional-peers';
 
 jest.setTimeout(20_000);
 
@@ -28,7 +29,7 @@ function composeConfigFor(instances: TestApp[], publicPort: number, operatorPort
 }
 
 /** docs/operations.md, "Deployment safety": the compose load balancer keeps operators' routes private. */
-describe('the load balancer of deploy/nginx.conf, a real nginx', () => {
+describeWithPeer('nginx', 'the load balancer of deploy/nginx.conf, a real nginx', () => {
   let instances: TestApp[];
   let nginx: Nginx;
   let lb: string;

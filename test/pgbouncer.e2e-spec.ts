@@ -4,6 +4,7 @@ import { apiClient, expectError } from './support/http';
 import { PgBouncer } from './support/peers/pgbouncer';
 import { PostgresServer } from './support/peers/postgres-server';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
+import { describeWithPeer } from './support/peers/optional-peers';
 
 jest.setTimeout(90_000);
 
@@ -14,7 +15,7 @@ const timeouts = { DATABASE_STATEMENT_TIMEOUT_MS: '300', DATABASE_POOL_SIZE: '3'
  * docs/operations.md, "Behind PgBouncer": the service through a real PgBouncer in transaction
  * mode, configured as operators start from (no startup parameter ignored but extra_float_digits).
  */
-describe('behind PgBouncer in transaction mode', () => {
+describeWithPeer('pgbouncer', 'behind PgBouncer in transaction mode', () => {
   /** A server of this file's own when the run uses the embedded engine, which PgBouncer cannot front. */
   let server: PostgresServer | undefined;
   let pgbouncer: PgBouncer;

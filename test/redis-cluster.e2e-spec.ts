@@ -3,6 +3,7 @@ import { apiClient, expectError, request, Response } from './support/http';
 import { RedisCluster } from './support/peers/redis-cluster';
 import { startTestApp, TestApp } from './support/test-app';
 import { awayFromMinuteEnd, expectExactAdmission } from './support/windows';
+import { describeWithPeer } from './support/peers/optional-peers';
 
 // Starting the cluster takes a few seconds; a test may first wait for the next minute window.
 jest.setTimeout(30_000);
@@ -10,7 +11,7 @@ jest.setTimeout(30_000);
 const ADMIN_TOKEN = 'admin-token-for-the-e2e-suite-0123456789';
 
 /** The service on a real Redis Cluster of three primaries, started for this file. */
-describe('on a Redis Cluster', () => {
+describeWithPeer('redis-server and redis-cli', 'on a Redis Cluster', () => {
   let cluster: RedisCluster;
   let redis: Cluster;
   let prefix: string;

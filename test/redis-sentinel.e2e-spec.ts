@@ -2,13 +2,14 @@ import { apiClient, expectError, request, Response } from './support/http';
 import { redisCli } from './support/peers/redis-cli';
 import { RedisSentinel } from './support/peers/redis-sentinel';
 import { startTestApp, TestApp } from './support/test-app';
+import { describeWithPeer } from './support/peers/optional-peers';
 
 // Starting the Sentinel setup takes seconds, and a failover more: the Sentinel promotes the
 // replica, then reconfigures the old primary to follow it.
 jest.setTimeout(90_000);
 
 /** The service on a primary managed by a real Sentinel, with one replica, started for this file. */
-describe('on a Sentinel-managed Redis', () => {
+describeWithPeer('redis-server and redis-cli', 'on a Sentinel-managed Redis', () => {
   let sentinel: RedisSentinel;
   let t: TestApp;
 

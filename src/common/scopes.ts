@@ -1,29 +1,29 @@
 import { DomainError } from './domain-error';
 
 /**
- * What an API key may do. Each operation names the scope it needs (route metadata); a key carries
- * a set of them. Plain data: the guard, the admin API, the CLI and the migration all read it.
+ * What an API key may do, one line per scope: adding a scope is adding a line here. Each operation
+ * names the scope it needs (route metadata); a key carries a set of them. `default`: whether a key
+ * issued without scopes gets it (existing keys gain a new default scope only through a migration:
+ * GrantScopeToExistingKeys). Plain data: the guard, the admin API, the CLI and the migration all
+ * read it.
  */
-export const SCOPES = [
-  'pets:read',
-  'pets:write',
-  'orders:read',
-  'orders:write',
-  'orders:manage',
-] as const;
+const SCOPE_TABLE = {
+  'pets:read': { default: true },
+  'pets:write': { default: true },
+  'orders:read': { default: true },
+  'orders:write': { default: true },
+  // Everyone's orders: given only when asked for.
+  'orders:manage': { default: false },
+} as const satisfies Record<string, { default: boolean }>;
 
-export type Scope = (typeof SCOPES)[number];
+export type Scope = keyof typeof SCOPE_TABLE;
 
-/**
- * A key issued without scopes, and every key that existed before scopes, gets these: all of v1's
- * access and its own orders. `orders:manage` (everyone's orders) is given only when asked for.
- */
-export const DEFAULT_SCOPES: readonly Scope[] = [
-  'pets:read',
-  'pets:write',
-  'orders:read',
-  'orders:write',
-];
+export const SCOPES = Object.keys(SCOPE_TABLE) as readonly Scope[];
+
+/** What a key issued without scopes gets, and every key that existed before scopes. */
+export const DEFAULT_SCOPES: readonly Scope[] = SCOPES.filter(
+  (scope) => SCOPE_TABLE[scope].default,
+);
 
 export function isScope(value: unknown): value is Scope {
   return (SCOPES as readonly unknown[]).includes(value);

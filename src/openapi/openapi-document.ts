@@ -3,6 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '../platform/config/app-config';
 import { COMPONENT_SCHEMAS_EXTENSION } from '../platform/http/response/api-named-array-response.decorator';
 import { ROUTE_FACTS_EXTENSION, RouteFacts } from '../platform/http/route-facts/route-facts';
+import { featureOf } from '../platform/features/feature';
 
 type HeaderObject = { description: string; schema: Record<string, unknown> };
 type ResponseObject = { headers?: Record<string, HeaderObject> };
@@ -163,9 +164,11 @@ export function createOpenApiDocument(
       type: 'http',
       scheme: 'bearer',
       description: 'API key: `Authorization: Bearer <API_KEY>`',
-    })
-    .addTag('animals', 'Animals of the pet store')
-    .addTag('store', 'Adoptions: orders for animals, and the inventory');
+    });
+  // Each feature names its own tag (@Feature): a new feature needs no edit here.
+  for (const { tag } of include.map(featureOf).filter((feature) => feature !== undefined)) {
+    builder.addTag(tag.name, tag.description);
+  }
   if (config.http.stagingBaseUrl) builder.addServer(config.http.stagingBaseUrl, 'Staging');
 
   const document = SwaggerModule.createDocument(app, builder.build(), {

@@ -9,7 +9,9 @@ import { PetRepository } from './application/pet.repository';
 import { PetsController } from './http/pets.controller';
 import { PetOrmEntity } from './infrastructure/pet.orm-entity';
 import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository';
+import { Feature } from '../platform/features/feature';
 
+@Feature({ tag: { name: 'animals', description: 'Animals of the pet store' } })
 @Module({
   imports: [HttpModule, IdempotencyModule, TypeOrmModule.forFeature([PetOrmEntity])],
   controllers: [PetsController],

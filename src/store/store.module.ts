@@ -13,8 +13,12 @@ import { StoreController } from './http/store.controller';
 import { OrderOrmEntity } from './infrastructure/order.orm-entity';
 import { SqlPetInventory } from './infrastructure/sql-pet-inventory';
 import { TypeOrmOrderRepository } from './infrastructure/typeorm-order.repository';
+import { Feature } from '../platform/features/feature';
 
 /** Adoptions: orders that move a pet through its life, and the inventory of pets by status. */
+@Feature({
+  tag: { name: 'store', description: 'Adoptions: orders for animals, and the inventory' },
+})
 @Module({
   imports: [HttpModule, IdempotencyModule, TypeOrmModule.forFeature([OrderOrmEntity])],
   controllers: [StoreController],

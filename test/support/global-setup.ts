@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { Nginx } from './peers/nginx';
+import { missingOptionalPeers, peersRequired } from './peers/optional-peers';
 import { PgBouncer } from './peers/pgbouncer';
 import { PostgresServer } from './peers/postgres-server';
 import { answers } from './peers/processes';
@@ -48,7 +48,10 @@ async function redisSource(): Promise<'configured' | 'machine' | 'start' | strin
 
 /**
  * Everything the suite needs and this machine lacks, checked before anything starts, so that a
- * bare machine stops at once with one line rather than failing spec by spec.
+ * bare machine stops at once with one line rather than failing spec by spec. nginx, PgBouncer and
+ * the Redis programs for a Cluster or Sentinel are needed only by the specs about them, which are
+ * skipped without them (test/support/peers/optional-peers.ts), unless TEST_PEERS=required or the
+ * run itself goes through them (TEST_DATABASE=pgbouncer, TEST_REDIS=cluster).
  */
 async function missingPeers(redis: string): Promise<string[]> {
   const missing = [];
@@ -64,18 +67,23 @@ async function missingPeers(redis: string): Promise<string[]> {
     // The embedded engine serves one session: what several instances do at once needs a server.
     missing.push('PostgreSQL server programs (initdb, postgres), or DATABASE_URL');
   }
-  if (!Nginx.available()) missing.push('nginx (Debian: nginx-light)');
-  const redisPrograms = missingRedisPrograms();
-  if (redisPrograms.length > 0) {
-    // The Redis Cluster and Sentinel specs (and TEST_REDIS=cluster) start their own servers.
-    missing.push(
-      `${redisPrograms.join(' and ')} for a Redis Cluster and Sentinel (Debian: redis-server)`,
-    );
+  if (!['required', 'optional', undefined].includes(process.env.TEST_PEERS)) {
+    missing.push(`TEST_PEERS unset, "optional" or "required", not "${process.env.TEST_PEERS}"`);
   }
   if (redisMode() === undefined) {
     missing.push(`TEST_REDIS to be single or cluster, not "${process.env.TEST_REDIS}"`);
   }
-  if (!PgBouncer.available()) missing.push('pgbouncer (Debian: pgbouncer)');
+  if (peersRequired()) {
+    missing.push(...missingOptionalPeers());
+  } else {
+    const redisPrograms = missingRedisPrograms();
+    if (redisMode() === 'cluster' && redisPrograms.length > 0) {
+      missing.push(`${redisPrograms.join(' and ')} for TEST_REDIS=cluster (Debian: redis-server)`);
+    }
+    if (throughPgBouncer() && !PgBouncer.available()) {
+      missing.push('pgbouncer for TEST_DATABASE=pgbouncer (Debian: pgbouncer)');
+    }
+  }
   return missing;
 }
 

@@ -1,4 +1,5 @@
 import type { StartedPeers } from './global-setup';
+import { takeSkipLine } from './peers/optional-peers';
 
 export default async function globalTeardown(): Promise<void> {
   const started = (globalThis as { testPeers?: StartedPeers }).testPeers;
@@ -10,4 +11,7 @@ export default async function globalTeardown(): Promise<void> {
     await started.embeddedPostgres.server.stop();
     await started.embeddedPostgres.db.close();
   }
+  // The run's last line: what a fresh machine did not test, and which package would let it.
+  const skipped = takeSkipLine();
+  if (skipped) process.stdout.write(`\n${skipped}\n`);
 }

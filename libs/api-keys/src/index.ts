@@ -12,4 +12,5 @@ export * from './plans';
 export * from './typeorm/api-key.orm-entity';
 export * from './typeorm/api-key-scopes.migration';
 export * from './typeorm/create-api-keys.migration';
+export * from './typeorm/grant-scope.migration';
 export * from './typeorm/typeorm-api-key.store';

@@ -1,13 +1,29 @@
 import { IdempotencyKeyReusedError } from '../../platform/idempotency/idempotency';
 import { InvalidPetError } from '../domain/pet.errors';
+import { InsufficientScopeError } from '../../common/scopes';
+import { Requester } from '../../common/requester';
 import { CreatePet } from './create-pet.use-case';
 import { InMemoryIdempotency } from '../../../test/fakes/in-memory-idempotency';
 import { InMemoryPetRepository } from '../../../test/fakes/in-memory-pet.repository';
 
+const writer: Requester = { keyId: '1', scopes: ['pets:read', 'pets:write'] };
+
 describe('CreatePet', () => {
+  it('refuses a requester without pets:write, and stores nothing', async () => {
+    const pets = new InMemoryPetRepository();
+    const reader: Requester = { keyId: '2', scopes: ['pets:read', 'orders:write'] };
+    await expect(
+      new CreatePet(pets, new InMemoryIdempotency()).execute(reader, {
+        name: 'Rex',
+        categoryId: 3,
+      }),
+    ).rejects.toThrow(InsufficientScopeError);
+    expect(await pets.findPage({ limit: 10 })).toEqual([]);
+  });
+
   it('stores the pet with the default status and returns it with its id', async () => {
     const pets = new InMemoryPetRepository();
-    const { pet, replayed } = await new CreatePet(pets, new InMemoryIdempotency()).execute({
+    const { pet, replayed } = await new CreatePet(pets, new InMemoryIdempotency()).execute(writer, {
       name: 'Rex',
       categoryId: 3,
     });
@@ -19,7 +35,7 @@ describe('CreatePet', () => {
   it('stores nothing when the pet is invalid', async () => {
     const pets = new InMemoryPetRepository();
     await expect(
-      new CreatePet(pets, new InMemoryIdempotency()).execute({ name: ' ', categoryId: 3 }),
+      new CreatePet(pets, new InMemoryIdempotency()).execute(writer, { name: ' ', categoryId: 3 }),
     ).rejects.toThrow(InvalidPetError);
     expect(await pets.findPage({ limit: 10 })).toEqual([]);
   });
@@ -30,28 +46,29 @@ describe('CreatePet', () => {
     it('creates once and replays the same pet for a retry of the same request', async () => {
       const pets = new InMemoryPetRepository();
       const createPet = new CreatePet(pets, new InMemoryIdempotency());
-      const first = await createPet.execute({ name: 'Rex', categoryId: 3 }, key);
-      const retry = await createPet.execute({ name: 'Rex', categoryId: 3 }, key);
+      const first = await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
+      const retry = await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
       expect(retry).toEqual({ pet: first.pet, replayed: true });
       expect(await pets.findPage({ limit: 10 })).toHaveLength(1);
     });
 
     it('refuses the same key with a different request', async () => {
       const createPet = new CreatePet(new InMemoryPetRepository(), new InMemoryIdempotency());
-      await createPet.execute({ name: 'Rex', categoryId: 3 }, key);
-      await expect(createPet.execute({ name: 'Rex', categoryId: 4 }, key)).rejects.toThrow(
+      await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
+      await expect(createPet.execute(writer, { name: 'Rex', categoryId: 4 }, key)).rejects.toThrow(
         IdempotencyKeyReusedError,
       );
       await expect(
-        createPet.execute({ name: 'Rex', categoryId: 3, status: 'available' }, key),
+        createPet.execute(writer, { name: 'Rex', categoryId: 3, status: 'available' }, key),
       ).rejects.toThrow(IdempotencyKeyReusedError);
     });
 
     it('keeps the keys of different clients apart', async () => {
       const pets = new InMemoryPetRepository();
       const createPet = new CreatePet(pets, new InMemoryIdempotency());
-      await createPet.execute({ name: 'Rex', categoryId: 3 }, key);
+      await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
       const other = await createPet.execute(
+        writer,
         { name: 'Rex', categoryId: 3 },
         { ...key, scope: 'key:2' },
       );

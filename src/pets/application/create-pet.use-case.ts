@@ -4,6 +4,8 @@ import {
   fingerprintOf,
   Idempotency,
 } from '../../platform/idempotency/idempotency';
+import { Requester } from '../../common/requester';
+import { checkScope } from '../../common/scopes';
 import { newPet, NewPetInput, Pet } from '../domain/pet';
 import { PetRepository } from './pet.repository';
 
@@ -20,7 +22,13 @@ export class CreatePet {
     private readonly idempotency: Idempotency,
   ) {}
 
-  async execute(input: NewPetInput, idempotencyKey?: ClientIdempotencyKey): Promise<Creation> {
+  async execute(
+    requester: Requester,
+    input: NewPetInput,
+    idempotencyKey?: ClientIdempotencyKey,
+  ): Promise<Creation> {
+    // Checked here too, not only at the HTTP edge (docs/adr/0021), before anything is stored.
+    checkScope(['pets:write'], requester.scopes);
     const pet = newPet(input);
     if (!idempotencyKey) return { pet: await this.pets.add(pet), replayed: false };
     // The fingerprint is of the request as sent: a retry omitting `status` is not the same

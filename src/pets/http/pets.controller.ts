@@ -93,7 +93,11 @@ export class PetsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Pet> {
     const idempotency = key === undefined ? undefined : { scope: `key:${client.keyId}`, key };
-    const { pet, replayed } = await this.createPet.execute(body, idempotency);
+    const { pet, replayed } = await this.createPet.execute(
+      { keyId: client.keyId, scopes: client.scopes },
+      body,
+      idempotency,
+    );
     void reply.header('location', `${this.config.http.publicBaseUrl}/pets/${pet.id}`);
     if (replayed) void reply.header('idempotent-replayed', 'true');
     return pet;

@@ -1,6 +1,7 @@
 import { PetStatus } from '../../common/pet-status';
 import { Scope } from '../../common/scopes';
 import { InvalidTransitionError } from './order.errors';
+import { Requester } from '../../common/requester';
 
 /**
  * The statuses of an order, the adoption of one animal:
@@ -78,11 +79,8 @@ export function scopesToMoveTo(to: TargetStatus): readonly Scope[] {
   return to === 'cancelled' ? ['orders:write', 'orders:manage'] : ['orders:manage'];
 }
 
-/** Who asks: the key's id and scopes. */
-export interface Requester {
-  readonly keyId: string;
-  readonly scopes: readonly string[];
-}
+/** Moved to the shared kernel, where every feature finds it; re-exported for the store's code. */
+export type { Requester } from '../../common/requester';
 
 /** Whether a requester sees every key's orders, rather than only its own. */
 export function managesOrders(requester: Requester): boolean {

@@ -1,12 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { onPath, stopProcess, waitForPort } from './processes';
+import { program as findProgram, stopProcess, waitForPort } from './processes';
 
-/** Debian installs nginx in /usr/sbin, which is not on every user's PATH. */
-const program = () =>
-  onPath('nginx') ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : undefined);
+const program = () => findProgram('nginx');
 
 /** A real nginx in the foreground, with a configuration of the test's, in a folder of its own. */
 export class Nginx {

@@ -1,12 +1,16 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, onPath, stopProcess, unprivilegedUser, waitForPort } from './processes';
+import {
+  freePort,
+  program as findProgram,
+  stopProcess,
+  unprivilegedUser,
+  waitForPort,
+} from './processes';
 
-/** Debian installs pgbouncer in /usr/sbin, which is not on every user's PATH. */
-const program = () =>
-  onPath('pgbouncer') ?? (existsSync('/usr/sbin/pgbouncer') ? '/usr/sbin/pgbouncer' : undefined);
+const program = () => findProgram('pgbouncer');
 
 /** A value for pgbouncer.ini or its auth file, where both quote with a doubled `"`. */
 const quoted = (value: string) => `"${value.replace(/"/g, '""')}"`;

@@ -3,18 +3,30 @@ import { accessSync, constants } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
 
+/**
+ * Whether `path` is a program this process may run. An empty file mounted over a program (as CI
+ * hides nginx and PgBouncer to play a fresh machine) exists but is not one.
+ */
+export function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The path of an executable found on PATH, or undefined. */
 export function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this folder
-    }
-  }
-  return undefined;
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((dir) => join(dir, name))
+    .find(executable);
+}
+
+/** A program on PATH or in /usr/sbin, where Debian installs daemons that not every PATH holds. */
+export function program(name: string): string | undefined {
+  return onPath(name) ?? (executable(`/usr/sbin/${name}`) ? `/usr/sbin/${name}` : undefined);
 }
 
 /**
