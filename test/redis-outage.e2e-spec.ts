@@ -63,6 +63,46 @@ describe.each([
   });
 });
 
+describe('when Redis replies late while the connection is up (docs/adr/0024)', () => {
+  let proxy: TcpProxy;
+  let t: TestApp;
+  beforeAll(async () => {
+    let viaProxy: string;
+    ({ proxy, url: viaProxy } = await redisProxy());
+    // Fail-open: a late reply must not open the per-instance fallback all the same.
+    t = await startTestApp({ REDIS_URL: viaProxy, REDIS_COMMAND_TIMEOUT_MS: '300' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await proxy.stop();
+  });
+
+  it('answers 503 with Retry-After 1, admits nothing uncounted, logs no outage, and serves once replies come', async () => {
+    const api = apiClient(t.url, t.auth);
+    expect((await api.get('/v1/pets')).status).toBe(200);
+    const errors = jest.spyOn(Logger.prototype, 'error');
+
+    proxy.stall();
+    const during = await Promise.all([api.get('/v1/pets'), api.get('/v1/pets')]);
+    for (const response of during) {
+      expectError(response, 503, 'service_unavailable');
+      expect(response.headers['retry-after']).toBe('1');
+    }
+    expect(errors.mock.calls.flat().join(' ')).not.toMatch(/unreachable/);
+    expect((await request(t.url).get('/health/ready')).body.checks?.redis).not.toBe('memory');
+
+    proxy.resume();
+    const deadline = Date.now() + 5000;
+    let status = 0;
+    while (status !== 200 && Date.now() < deadline) {
+      status = (await api.get('/v1/pets')).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(200);
+    errors.mockRestore();
+  });
+});
+
 describe('when a Redis key holds data the limiter never wrote', () => {
   let t: TestApp;
   let redisClient: Redis | Cluster;

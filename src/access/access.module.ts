@@ -38,6 +38,7 @@ export function apiKeysFromConfig() {
         banThreshold: rateLimit.banThreshold,
         banSeconds: rateLimit.banSeconds,
         failClosed: rateLimit.failClosed,
+        redisCommandTimeoutMs: rateLimit.commandTimeoutMs,
       }),
     }),
   ],

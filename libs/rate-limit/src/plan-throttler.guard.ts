@@ -31,9 +31,6 @@ export type RateLimitErrorCode = 'rate_limited' | 'key_temporarily_banned' | 'se
 const refusal = (code: RateLimitErrorCode, message: string, status: number) =>
   new HttpException({ code, message }, status);
 
-/** Seconds a client should wait while the rate limiter cannot count (fail-closed mode). */
-const UNAVAILABLE_RETRY_AFTER = '5';
-
 /** The one throttler RateLimitModule registers: `@SkipThrottle()` skips it by this name. */
 export const THROTTLER_NAME = 'default';
 
@@ -95,7 +92,7 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
       });
     } catch (error) {
       if (!(error instanceof WindowStoreUnavailableError)) throw error;
-      res.header('Retry-After', UNAVAILABLE_RETRY_AFTER);
+      res.header('Retry-After', String(error.retryAfterSeconds));
       throw refusal('service_unavailable', 'Rate limiting is unavailable; retry later.', 503);
     }
     for (const [name, value] of Object.entries(rateLimitHeaders(result.windows, result.now)))

@@ -109,6 +109,7 @@ export class RateLimitModule {
                   ? new ResilientWindowStore(
                       new RedisWindowStore(redis, options.redisKeyPrefix),
                       options.failClosed,
+                      () => redis.status === 'ready',
                     )
                   : new MemoryWindowStore(),
             },

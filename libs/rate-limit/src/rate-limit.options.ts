@@ -21,7 +21,10 @@ export interface RateLimitOptions {
   redis?: RedisConnectionShape;
   /** Prefix of every Redis key the limiter writes. */
   redisKeyPrefix?: string;
-  /** Longest wait for one Redis command before the outage policy applies. */
+  /**
+   * Longest wait for one Redis reply while the connection is up; past it that request is answered
+   * 503 (never admitted uncounted): a late reply is no outage (docs/adr/0024).
+   */
   redisCommandTimeoutMs?: number;
   /** Limits of a client without a valid key, counted per client address. */
   anonymousLimits?: RateLimits;
@@ -41,7 +44,7 @@ export function resolveRateLimitOptions(options: RateLimitOptions): ResolvedRate
   return {
     redis: options.redis,
     redisKeyPrefix: options.redisKeyPrefix ?? 'rate-limit:',
-    redisCommandTimeoutMs: options.redisCommandTimeoutMs ?? 250,
+    redisCommandTimeoutMs: options.redisCommandTimeoutMs ?? 2_000,
     anonymousLimits: options.anonymousLimits ?? { perMinute: 60, perDay: 1_000 },
     banThreshold: options.banThreshold ?? 30,
     banSeconds: options.banSeconds ?? 600,

@@ -61,4 +61,48 @@ describe('ResilientWindowStore', () => {
     expect(errors).toHaveBeenCalledTimes(1);
     expect(errors.mock.calls[0][0]).toMatch(/unreachable/);
   });
+
+  describe('a reply later than the command timeout', () => {
+    const timedOut = () => new Error('Command timed out');
+    let warnings: jest.SpyInstance;
+    beforeEach(() => {
+      warnings = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    });
+
+    it.each([
+      ['fail-open', false],
+      ['fail-closed', true],
+    ])(
+      'while connected is refused with Retry-After 1 and never counted per instance (%s)',
+      async (_, failClosed) => {
+        const store = new ResilientWindowStore(new FailingStore(timedOut), failClosed, () => true);
+        for (let i = 0; i < 3; i++) {
+          const refused = store.hit(request);
+          await expect(refused).rejects.toThrow(WindowStoreUnavailableError);
+          await expect(refused).rejects.toMatchObject({ retryAfterSeconds: 1 });
+        }
+        expect(store.degraded).toBe(false);
+        expect(errors).not.toHaveBeenCalled();
+        expect(warnings).toHaveBeenCalledTimes(1);
+        expect(warnings.mock.calls[0][0]).toMatch(/late/);
+        expect(warnings.mock.calls[0][0]).not.toMatch(/unreachable/);
+      },
+    );
+
+    it('once the connection is lost is an outage: counted per instance (fail-open)', async () => {
+      const store = new ResilientWindowStore(new FailingStore(timedOut), false, () => false);
+      expect((await store.hit(request)).outcome).toBe('admitted');
+      expect(store.degraded).toBe(true);
+      expect(errors.mock.calls[0][0]).toMatch(/unreachable/);
+    });
+
+    it('from a lost connection answers Retry-After 5 when failing closed', async () => {
+      const store = new ResilientWindowStore(
+        new FailingStore(() => new Error('Connection is closed.')),
+        true,
+        () => false,
+      );
+      await expect(store.hit(request)).rejects.toMatchObject({ retryAfterSeconds: 5 });
+    });
+  });
 });

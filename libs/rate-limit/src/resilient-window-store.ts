@@ -3,12 +3,22 @@ import { ReplyError } from 'ioredis';
 import { HitRequest, HitResult, WindowStore } from './window-store';
 import { MemoryWindowStore } from './memory-window-store';
 
+/** The shared store cannot count this request; the client should retry after `retryAfterSeconds`. */
 export class WindowStoreUnavailableError extends Error {
-  constructor(cause: unknown) {
+  constructor(
+    cause: unknown,
+    readonly retryAfterSeconds = 5,
+  ) {
     super(`Rate-limit store unreachable: ${(cause as Error)?.message ?? cause}`);
     this.name = 'WindowStoreUnavailableError';
   }
 }
+
+/** The message ioredis rejects a command with when its reply is later than `commandTimeout`. */
+const COMMAND_TIMED_OUT = 'Command timed out';
+
+/** How often a late reply is logged again while replies keep being late. */
+const LATE_REPLY_LOG_INTERVAL_MS = 60_000;
 
 /** How often the same error answered by the store is logged again. */
 const ANSWERED_ERROR_LOG_INTERVAL_MS = 60_000;
@@ -21,16 +31,28 @@ const ANSWERED_ERROR_LOG_INTERVAL_MS = 60_000;
  * An error the store answered with (Redis replied: out of memory, a read-only replica, data it
  * cannot use) is no outage: the policy applies to that call alone, and it is logged at most once
  * a minute per message, so that one bad key cannot make the log say "unreachable" on every request.
+ *
+ * A late reply is no outage either (docs/adr/0024): while the connection is up, a command that
+ * times out raises WindowStoreUnavailableError for that request alone (503, `Retry-After: 1`),
+ * whatever the policy. Counting it per instance instead would admit requests the shared window
+ * may already have refused: under CPU saturation, replies come late on every instance at once, and
+ * per-instance counters starting from zero admitted twice the limit over two instances.
  */
 export class ResilientWindowStore extends WindowStore {
   private readonly logger = new Logger('RateLimit');
   private readonly fallback = new MemoryWindowStore();
   private outageSince: number | null = null;
   private readonly answeredErrorsLogged = new Map<string, number>();
+  private lateReplyLogged: number | null = null;
 
+  /**
+   * @param connected whether the connection to the shared store is up now; a command that times
+   * out while it is counts as a late reply, not an outage. By default every failure is an outage.
+   */
   constructor(
     private readonly shared: WindowStore,
     private readonly failClosed: boolean,
+    private readonly connected: () => boolean = () => false,
   ) {
     super();
   }
@@ -66,6 +88,10 @@ export class ResilientWindowStore extends WindowStore {
     } catch (error) {
       if (error instanceof ReplyError)
         return this.answeredWithError(error as Error, now, operation);
+      if ((error as Error)?.message === COMMAND_TIMED_OUT && this.connected()) {
+        this.lateReply(now);
+        throw new WindowStoreUnavailableError(error, 1);
+      }
       if (this.outageSince === null) {
         this.outageSince = now;
         this.logger.error(
@@ -78,6 +104,16 @@ export class ResilientWindowStore extends WindowStore {
       if (this.failClosed) throw new WindowStoreUnavailableError(error);
       return operation(this.fallback);
     }
+  }
+
+  private lateReply(now: number): void {
+    if (this.lateReplyLogged !== null && now - this.lateReplyLogged < LATE_REPLY_LOG_INTERVAL_MS)
+      return;
+    this.lateReplyLogged = now;
+    this.logger.warn(
+      'Rate-limit store replied late while connected; answering 503 to the requests it could not ' +
+        'count in time (logged at most once a minute).',
+    );
   }
 
   private answeredWithError<T>(

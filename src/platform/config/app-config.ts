@@ -68,6 +68,8 @@ export interface RateLimitConfig {
   banThreshold: number;
   banSeconds: number;
   failClosed: boolean;
+  /** How long a request waits for Redis's reply before it is answered 503 (the connection up). */
+  commandTimeoutMs: number;
 }
 
 export interface ObservabilityConfig {
@@ -229,6 +231,7 @@ function rateLimitConfig(env: Env): RateLimitConfig {
     banThreshold: integer(env, 'BAN_THRESHOLD', 30, 1, 1_000_000),
     banSeconds: integer(env, 'BAN_SECONDS', 600, 1, 86_400 * 7),
     failClosed: boolean(env, 'RATE_LIMIT_FAIL_CLOSED', false),
+    commandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', 2000, 10, 60_000),
   };
 }
 
