@@ -151,6 +151,60 @@ describe('the admin API', () => {
     }
   });
 
+  it('counts each attempt before comparing: in a burst of 60 guesses with the right token among them, at most 10 are compared', async () => {
+    const proxied = await startTestApp({ ADMIN_TOKEN, TRUST_PROXY: '1' });
+    try {
+      for (let trial = 0; trial < 5; trial++) {
+        await awayFromMinuteEnd(10);
+        const address = `203.0.113.${20 + trial}`;
+        const from = (authorization: string) =>
+          apiClient(proxied.url, { authorization, 'x-forwarded-for': address }).get(
+            '/admin/api-keys',
+          );
+        // Ten failures already in; the right token comes first and in the middle of the next burst.
+        for (let i = 0; i < 10; i++) expect((await from(`Bearer guess-${i}`)).status).toBe(401);
+        const burst = await Promise.all(
+          Array.from({ length: 60 }, (_, i) =>
+            from(i % 30 === 0 ? `Bearer ${ADMIN_TOKEN}` : `Bearer burst-${i}`),
+          ),
+        );
+        expect(burst.map((r) => r.status)).toEqual(Array(60).fill(429));
+      }
+      // A burst from a fresh address: no more than ten of its guesses are compared.
+      await awayFromMinuteEnd(10);
+      const burst = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          apiClient(proxied.url, {
+            authorization: `Bearer burst-${i}`,
+            'x-forwarded-for': '203.0.113.30',
+          }).get('/admin/api-keys'),
+        ),
+      );
+      const statuses = burst.map((r) => r.status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(50);
+      // Successes give their slot back: an admin's own burst is never locked out by itself.
+      const admin = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          apiClient(proxied.url, {
+            authorization: `Bearer ${ADMIN_TOKEN}`,
+            'x-forwarded-for': '203.0.113.31',
+          }).get('/admin/api-keys'),
+        ),
+      );
+      expect(admin.map((r) => r.status)).toEqual(Array(10).fill(200));
+      for (let i = 0; i < 10; i++) {
+        const guess = await apiClient(proxied.url, {
+          authorization: `Bearer guess-${i}`,
+          'x-forwarded-for': '203.0.113.31',
+        }).get('/admin/api-keys');
+        expect(guess.status).toBe(401);
+      }
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('counts failed authentications of forwarded values that are not IP addresses against the socket address', async () => {
     await awayFromMinuteEnd(10);
     const proxied = await startTestApp({ ADMIN_TOKEN, TRUST_PROXY: '1' });

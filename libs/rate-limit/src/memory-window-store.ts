@@ -65,6 +65,14 @@ export class MemoryWindowStore extends WindowStore {
       if (key.startsWith(`${subject}|r|`)) this.counters.delete(key);
   }
 
+  async release(subject: string, now: number): Promise<void> {
+    const { minute, day } = windowsAt(now);
+    for (const key of [`${subject}|m|${minute.start}`, `${subject}|d|${day.start}`]) {
+      const counter = this.counters.get(key);
+      if (counter && counter.count > 0) counter.count--;
+    }
+  }
+
   /** Live counters and bans, for tests of the memory bound. */
   get size(): number {
     return this.counters.size + this.bans.size;

@@ -146,6 +146,7 @@ class OwnClockStore extends WindowStore {
     return null;
   }
   async liftBan(): Promise<void> {}
+  async release(): Promise<void> {}
 }
 
 describe('PlanThrottlerGuard with a store that keeps its own clock', () => {

@@ -75,13 +75,22 @@ redis.call('DEL', KEYS[1], KEYS[2] .. ':r:' .. minuteSuffix)
 return 1
 `;
 
+/** Gives back one admitted request of the server's current windows, never below zero. KEYS as HIT_SCRIPT's. */
+const RELEASE_SCRIPT = `${SERVER_WINDOWS}
+for _, key in ipairs({KEYS[2] .. ':m:' .. minuteSuffix, KEYS[2] .. ':d:' .. daySuffix}) do
+  local value = tonumber(redis.call('GET', key) or '0')
+  if value and value > 0 then redis.call('DECR', key) end
+end
+return 1
+`;
+
 /** A connection of any shape: one server (direct or found through Sentinel), or a Cluster. */
 export type RedisConnection = Redis | Cluster;
 
 type HitCommand = (
   ...args: (string | number)[]
 ) => Promise<[number, number, number, number, number]>;
-type LiftBanCommand = (...keys: string[]) => Promise<number>;
+type KeysCommand = (...keys: string[]) => Promise<number>;
 
 /**
  * The windows in Redis, shared by every instance: exact across any number of them, on one
@@ -90,7 +99,8 @@ type LiftBanCommand = (...keys: string[]) => Promise<number>;
  */
 export class RedisWindowStore extends WindowStore {
   private readonly hitCommand: HitCommand;
-  private readonly liftBanCommand: LiftBanCommand;
+  private readonly liftBanCommand: KeysCommand;
+  private readonly releaseCommand: KeysCommand;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -99,12 +109,15 @@ export class RedisWindowStore extends WindowStore {
     super();
     redis.defineCommand('rateLimitHit', { numberOfKeys: 2, lua: HIT_SCRIPT });
     redis.defineCommand('rateLimitLiftBan', { numberOfKeys: 2, lua: LIFT_BAN_SCRIPT });
+    redis.defineCommand('rateLimitRelease', { numberOfKeys: 2, lua: RELEASE_SCRIPT });
     const commands = redis as unknown as {
       rateLimitHit: HitCommand;
-      rateLimitLiftBan: LiftBanCommand;
+      rateLimitLiftBan: KeysCommand;
+      rateLimitRelease: KeysCommand;
     };
     this.hitCommand = commands.rateLimitHit.bind(redis);
     this.liftBanCommand = commands.rateLimitLiftBan.bind(redis);
+    this.releaseCommand = commands.rateLimitRelease.bind(redis);
   }
 
   async hit({ subject, limits, banThreshold, banMs }: HitRequest): Promise<HitResult> {
@@ -134,6 +147,10 @@ export class RedisWindowStore extends WindowStore {
 
   async liftBan(subject: string): Promise<void> {
     await this.liftBanCommand(...this.keysOf(subject));
+  }
+
+  async release(subject: string): Promise<void> {
+    await this.releaseCommand(...this.keysOf(subject));
   }
 
   /**

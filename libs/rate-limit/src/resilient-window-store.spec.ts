@@ -17,6 +17,9 @@ class FailingStore extends WindowStore {
   liftBan(): Promise<void> {
     return Promise.reject(this.error());
   }
+  release(): Promise<void> {
+    return Promise.reject(this.error());
+  }
 }
 
 describe('ResilientWindowStore', () => {

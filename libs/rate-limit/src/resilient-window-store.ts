@@ -75,6 +75,10 @@ export class ResilientWindowStore extends WindowStore {
     await this.call(Date.now(), (store) => store.liftBan(subject));
   }
 
+  async release(subject: string, now: number): Promise<void> {
+    await this.call(now, (store) => store.release(subject, now));
+  }
+
   private async call<T>(now: number, operation: (store: WindowStore) => Promise<T>): Promise<T> {
     try {
       const result = await operation(this.shared);

@@ -36,6 +36,12 @@ export abstract class WindowStore {
   /** End of the subject's ban, in Unix milliseconds, or null. */
   abstract bannedUntil(subject: string, now: number): Promise<number | null>;
   abstract liftBan(subject: string): Promise<void>;
+  /**
+   * Gives back one request admitted by `hit` in the current windows: for a caller that reserves
+   * a slot before it knows whether the attempt counts (the admin lockout counts an attempt before
+   * it compares the token, and a success must not stay counted). Never below zero.
+   */
+  abstract release(subject: string, now: number): Promise<void>;
 }
 
 /** Which window a refused request exhausted: the one with nothing left (the day on a tie). */

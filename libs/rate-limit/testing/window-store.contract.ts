@@ -86,5 +86,21 @@ export function windowStoreContract(
       );
       expect(results.filter((r) => r.outcome === 'admitted')).toHaveLength(37);
     });
+
+    it('gives back a released request in both windows, never below zero', async () => {
+      const store = await create();
+      const s = subject();
+      await store.release(s, now);
+      const limits = { perMinute: 2, perDay: 5 };
+      expect((await hit(store, s, limits)).outcome).toBe('admitted');
+      const second = await hit(store, s, limits);
+      expect(second.windows.find((w) => w.name === 'minute')!.remaining).toBe(0);
+      await store.release(s, now);
+      const third = await hit(store, s, limits);
+      expect(third.outcome).toBe('admitted');
+      // Two counted in the day window: the released one is not among them.
+      expect(third.windows.find((w) => w.name === 'day')!.remaining).toBe(3);
+      expect((await hit(store, s, limits)).outcome).toBe('limited');
+    });
   });
 }

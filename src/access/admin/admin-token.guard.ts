@@ -17,7 +17,8 @@ export const ADMIN_FAILURES_PER_MINUTE = 10;
  *
  * Failed authentications are counted per client address in the rate limiter's store (shared
  * between instances through Redis): past ADMIN_FAILURES_PER_MINUTE in a minute, the address is
- * refused with a 429 on /admin, right token or not, until the minute ends. Successes never count.
+ * refused with a 429 on /admin, right token or not, until the minute ends. An attempt is counted
+ * before its token is compared, so the budget holds inside a burst; successes are given back.
  */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
@@ -42,26 +43,27 @@ export class AdminTokenGuard implements CanActivate {
         `No route for ${request.method} ${request.url.split('?')[0]}.`,
       );
     }
+    // Every attempt takes one of the address's ADMIN_FAILURES_PER_MINUTE slots, atomically, before
+    // its token is compared; a success gives its slot back. Checking for a block first and counting
+    // only failures let a burst compare 60 guesses, since none was counted yet (docs/adr/0024).
     const subject = `admin-auth:${clientAddress(request)}`;
-    const blockedUntil = await this.windows.bannedUntil(subject, this.clock.now());
-    if (blockedUntil !== null) this.refuse(reply, blockedUntil);
+    const now = this.clock.now();
+    const attempt = await this.windows.hit({
+      subject,
+      limits: { perMinute: ADMIN_FAILURES_PER_MINUTE, perDay: Number.MAX_SAFE_INTEGER },
+      now,
+      // The attempt past the budget blocks the address until the current minute ends.
+      banThreshold: 0,
+      banMs: windowsAt(now).minute.end - now,
+    });
+    if (attempt.outcome === 'banned') this.refuse(reply, attempt.bannedUntil);
 
     const bearer = parseBearer(request.headers.authorization);
     // Digests have equal lengths, so the comparison takes the same time whatever was sent.
     if (bearer.kind === 'token' && timingSafeEqual(digest(bearer.token), this.expected)) {
+      await this.windows.release(subject, now);
       return true;
     }
-    // The failure past the budget blocks the address until the current minute ends.
-    const now = this.clock.now();
-    const failure = await this.windows.hit({
-      subject,
-      limits: { perMinute: ADMIN_FAILURES_PER_MINUTE, perDay: Number.MAX_SAFE_INTEGER },
-      now,
-      banThreshold: 0,
-      banMs: windowsAt(now).minute.end - now,
-    });
-    if (failure.outcome === 'banned') this.refuse(reply, failure.bannedUntil);
-
     void reply.header(
       'WWW-Authenticate',
       bearer.kind === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"',
