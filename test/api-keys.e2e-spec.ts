@@ -276,7 +276,7 @@ describe('the admin API', () => {
       id: expect.any(Number),
       name: 'Acme',
       plan: 'enterprise',
-      limits: { perMinute: 100, perDay: 1000 },
+      limits: { perMinute: 100, perDay: 1000, openOrders: 500 },
       // A key issued without scopes: all of v1 and its own orders.
       scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
       prefix: issued.body.key.slice(0, 13),
@@ -298,7 +298,7 @@ describe('the admin API', () => {
       id,
       name: 'Acme',
       plan: 'enterprise',
-      limits: { perMinute: 100, perDay: 1000 },
+      limits: { perMinute: 100, perDay: 1000, openOrders: 500 },
       scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
       prefix: key.slice(0, 13),
       createdAt: issued.body.createdAt,

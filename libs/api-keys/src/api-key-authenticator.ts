@@ -5,6 +5,7 @@ import { ApiKeyStore } from './api-key-store';
 import { API_KEYS_OPTIONS, ResolvedApiKeysOptions } from './api-keys.options';
 import { parseBearer } from './bearer';
 import { ExpiringCache } from './expiring-cache';
+import { enterpriseLimits } from './plans';
 
 export type Authentication =
   { ok: true; client: ApiClient } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' };
@@ -183,7 +184,10 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
   }
 
   private clientOf(record: ApiKeyRecord): ApiClient {
-    const limits = record.plan === 'enterprise' ? record.limits : this.options.plans[record.plan];
+    const limits =
+      record.plan === 'enterprise'
+        ? record.limits && enterpriseLimits(record.limits)
+        : this.options.plans[record.plan];
     if (!limits) throw new Error(`API key ${record.id} has no limits for its plan ${record.plan}.`);
     return {
       keyId: record.id,

@@ -1,4 +1,4 @@
-import { Plan, RateLimits } from './plans';
+import { KeyLimits, Plan, RateLimits } from './plans';
 
 /** An API key as stored: never the key itself, only its SHA-256 hash and a short visible prefix. */
 export interface ApiKeyRecord {
@@ -27,6 +27,6 @@ export interface ApiClient {
   keyId: string;
   name: string;
   plan: Plan;
-  limits: RateLimits;
+  limits: KeyLimits;
   scopes: readonly string[];
 }

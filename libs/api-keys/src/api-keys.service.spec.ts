@@ -14,9 +14,9 @@ describe('ApiKeys', () => {
     const options = resolveOptions({
       keyPrefix: 'pet_live_',
       plans: {
-        free: { perMinute: 5, perDay: 50 },
-        pro: { perMinute: 300, perDay: 10_000 },
-        business: { perMinute: 1000, perDay: 100_000 },
+        free: { perMinute: 5, perDay: 50, openOrders: 5 },
+        pro: { perMinute: 300, perDay: 10_000, openOrders: 50 },
+        business: { perMinute: 1000, perDay: 100_000, openOrders: 500 },
       },
       scopes: { known: ['read', 'write', 'admin'], defaults: ['read', 'write'] },
     });
@@ -43,9 +43,13 @@ describe('ApiKeys', () => {
     const defaults = new ApiKeys(store, authenticator, resolveOptions({ keyPrefix: 'pet_live_' }));
     const limitsOf = async (plan: 'free' | 'pro' | 'business') =>
       (await defaults.issue({ name: plan, plan })).apiKey.limits;
-    expect(await limitsOf('free')).toEqual({ perMinute: 60, perDay: 1_000 });
-    expect(await limitsOf('pro')).toEqual({ perMinute: 300, perDay: 10_000 });
-    expect(await limitsOf('business')).toEqual({ perMinute: 1_000, perDay: 100_000 });
+    expect(await limitsOf('free')).toEqual({ perMinute: 60, perDay: 1_000, openOrders: 5 });
+    expect(await limitsOf('pro')).toEqual({ perMinute: 300, perDay: 10_000, openOrders: 50 });
+    expect(await limitsOf('business')).toEqual({
+      perMinute: 1_000,
+      perDay: 100_000,
+      openOrders: 500,
+    });
   });
 
   it('keeps the own limits of an enterprise key', async () => {
@@ -54,7 +58,14 @@ describe('ApiKeys', () => {
       plan: 'enterprise',
       limits: { perMinute: 5000, perDay: 1_000_000 },
     });
-    expect(apiKey.limits).toEqual({ perMinute: 5000, perDay: 1_000_000 });
+    expect(apiKey.limits).toEqual({ perMinute: 5000, perDay: 1_000_000, openOrders: 500 });
+    const capped = await keys.issue({
+      name: 'capped',
+      plan: 'enterprise',
+      limits: { perMinute: 5000, perDay: 1_000_000, openOrders: 7 },
+    });
+    expect(capped.apiKey.limits.openOrders).toBe(7);
+    expect((await keys.list()).find((k) => k.name === 'capped')!.limits.openOrders).toBe(7);
   });
 
   it.each<[string, IssueApiKey, RegExp]>([
@@ -69,6 +80,11 @@ describe('ApiKeys', () => {
       'a zero limit',
       { name: 'a', plan: 'enterprise', limits: { perMinute: 0, perDay: 10 } },
       /perMinute must be a positive/,
+    ],
+    [
+      'a zero cap on open orders',
+      { name: 'a', plan: 'enterprise', limits: { perMinute: 1, perDay: 1, openOrders: 0 } },
+      /openOrders must be a positive/,
     ],
     [
       'a negative limit',

@@ -5,7 +5,7 @@ import { generateApiKey } from './api-key-secret';
 import { ApiKeyStore } from './api-key-store';
 import { ApiKeyRequestError } from './api-key.errors';
 import { API_KEYS_OPTIONS, ResolvedApiKeysOptions } from './api-keys.options';
-import { isPlan, Plan, PLANS, RateLimits } from './plans';
+import { enterpriseLimits, isPlan, KeyLimits, Plan, PLANS, RateLimits } from './plans';
 
 export interface IssueApiKey {
   name: string;
@@ -20,7 +20,7 @@ export interface ApiKeyView {
   id: string;
   name: string;
   plan: Plan;
-  limits: RateLimits;
+  limits: KeyLimits;
   scopes: string[];
   prefix: string;
   createdAt: Date;
@@ -106,12 +106,13 @@ export class ApiKeys {
         'limits are required for the enterprise plan.',
       );
     }
-    for (const window of ['perMinute', 'perDay'] as const) {
-      const value = limits[window];
-      if (!Number.isSafeInteger(value) || value < 1) {
+    for (const limit of ['perMinute', 'perDay', 'openOrders'] as const) {
+      const value = limits[limit];
+      if (limit === 'openOrders' && value === undefined) continue;
+      if (!Number.isSafeInteger(value) || value! < 1) {
         throw new ApiKeyRequestError(
           'validation_failed',
-          `limits.${window} must be a positive integer.`,
+          `limits.${limit} must be a positive integer.`,
         );
       }
     }
@@ -138,7 +139,10 @@ export class ApiKeys {
   }
 
   private view(record: ApiKeyRecord): ApiKeyView {
-    const limits = record.plan === 'enterprise' ? record.limits! : this.options.plans[record.plan];
+    const limits =
+      record.plan === 'enterprise'
+        ? enterpriseLimits(record.limits!)
+        : this.options.plans[record.plan];
     const { id, name, plan, scopes, prefix, createdAt, revokedAt, lastUsedAt } = record;
     return { id, name, plan, limits, scopes, prefix, createdAt, revokedAt, lastUsedAt };
   }

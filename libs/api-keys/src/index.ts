@@ -10,6 +10,7 @@ export * from './api-keys.service';
 export * from './bearer';
 export * from './plans';
 export * from './typeorm/api-key.orm-entity';
+export * from './typeorm/api-key-open-orders.migration';
 export * from './typeorm/api-key-scopes.migration';
 export * from './typeorm/create-api-keys.migration';
 export * from './typeorm/grant-scope.migration';

@@ -13,7 +13,7 @@ import { DEFAULT_SCOPES, SCOPES } from '../../common/scopes';
 
 const USAGE = `Manage API keys in the configured database (DATABASE_URL, or the embedded one in DATA_DIR).
 
-  npm run apikey -- issue --name <name> --plan <${PLANS.join('|')}> [--per-minute N --per-day N]
+  npm run apikey -- issue --name <name> --plan <${PLANS.join('|')}> [--per-minute N --per-day N [--open-orders N]]
       [--scopes ${SCOPES.join(',')}]   (default: ${DEFAULT_SCOPES.join(',')})
   npm run apikey -- list
   npm run apikey -- revoke <id>
@@ -43,6 +43,7 @@ async function run(argv: string[]): Promise<string> {
       plan: { type: 'string' },
       'per-minute': { type: 'string' },
       'per-day': { type: 'string' },
+      'open-orders': { type: 'string' },
       scopes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -68,7 +69,13 @@ async function run(argv: string[]): Promise<string> {
     const limits =
       values['per-minute'] === undefined && values['per-day'] === undefined
         ? undefined
-        : { perMinute: Number(values['per-minute']), perDay: Number(values['per-day']) };
+        : {
+            perMinute: Number(values['per-minute']),
+            perDay: Number(values['per-day']),
+            ...(values['open-orders'] === undefined
+              ? {}
+              : { openOrders: Number(values['open-orders']) }),
+          };
     const { apiKey, key } = await keys.issue({
       name: values.name!,
       plan: values.plan as never,

@@ -17,6 +17,10 @@ export class ApiKeyOrmEntity {
   @Column({ name: 'per_day', type: 'integer', nullable: true })
   perDay!: number | null;
 
+  /** An enterprise key's cap on open orders; null: the default (see plans.ts). */
+  @Column({ name: 'open_orders', type: 'integer', nullable: true })
+  openOrders!: number | null;
+
   @Column({ type: 'text', array: true })
   scopes!: string[];
 

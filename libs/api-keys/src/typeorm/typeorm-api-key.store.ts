@@ -13,7 +13,11 @@ function toRecord(row: ApiKeyOrmEntity): ApiKeyRecord {
     plan: row.plan as Plan,
     limits:
       row.perMinute !== null && row.perDay !== null
-        ? { perMinute: row.perMinute, perDay: row.perDay }
+        ? {
+            perMinute: row.perMinute,
+            perDay: row.perDay,
+            ...(row.openOrders === null ? {} : { openOrders: row.openOrders }),
+          }
         : null,
     scopes: row.scopes,
     prefix: row.prefix,
@@ -44,6 +48,7 @@ export class TypeOrmApiKeyStore extends ApiKeyStore {
         plan: key.plan,
         perMinute: key.limits?.perMinute ?? null,
         perDay: key.limits?.perDay ?? null,
+        openOrders: key.limits?.openOrders ?? null,
         scopes: key.scopes,
         prefix: key.prefix,
         hash: key.hash,

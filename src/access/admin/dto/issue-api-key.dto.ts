@@ -29,6 +29,20 @@ export class RateLimitsDto {
   @Min(1)
   @Max(1_000_000_000)
   perDay!: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    example: 500,
+    description:
+      'Orders the key may hold open (placed or approved) at once. On issue: enterprise keys only, ' +
+      'default 500. Always shown in answers: free 5, pro 50, business 500.',
+  })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  openOrders?: number;
 }
 
 @ApiSchema({ name: 'NewApiKey' })
