@@ -25,8 +25,8 @@ export async function seedPets(client, count) {
 export async function seedOrders(client, count) {
   const [{ id }] = (await client.query(`SELECT id FROM api_keys WHERE name = 'bench'`)).rows;
   await client.query(
-    `INSERT INTO orders (pet_id, owner_key_id, status)
-     SELECT 1 + i % 1000, $1, 'cancelled' FROM generate_series(1, $2::int) i`,
+    `INSERT INTO orders (pet_id, owner_key_id, status, cancel_reason)
+     SELECT 1 + i % 1000, $1, 'cancelled', 'requested' FROM generate_series(1, $2::int) i`,
     [id, count],
   );
   await client.query('VACUUM ANALYZE orders');
@@ -45,11 +45,11 @@ export async function seedOrderablePets(client, count) {
   return Number(rows[0].id);
 }
 
-/** One enterprise key, hashed as the service stores keys, with limits no run can reach. */
+/** One enterprise key, hashed as the service stores keys, with limits (open orders too) no run can reach. */
 export async function insertKey(client, key) {
   await client.query(
-    `INSERT INTO api_keys (name, plan, per_minute, per_day, prefix, hash)
-     VALUES ('bench', 'enterprise', 1000000000, 1000000000, $1, $2)`,
+    `INSERT INTO api_keys (name, plan, per_minute, per_day, open_orders, prefix, hash)
+     VALUES ('bench', 'enterprise', 1000000000, 1000000000, 1000000000, $1, $2)`,
     [key.slice(0, 13), createHash('sha256').update(key).digest('hex')],
   );
 }

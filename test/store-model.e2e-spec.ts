@@ -1,13 +1,15 @@
 import fc from 'fast-check';
+import { CancelLapsedOrders } from '../src/store/application/cancel-lapsed-orders.use-case';
 import { apiClient, Response } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
 /**
- * Model-based: random sequences of creates, orders, approvals, deliveries, cancellations, listings
- * and inventories, by keys with different scopes, run against the service and against a small
- * model of the rules written here apart from the code. After every step: the answer is the one
- * the model expects (never a 5xx), every pet's status follows its order, no pet has two open
- * orders, and the inventory counts every pet. Replay a failure with PROPERTY_SEED=<seed>.
+ * Model-based: random sequences of creates, orders, approvals, deliveries, cancellations, listings,
+ * inventories and the passing of time, by keys with different scopes and caps on open orders, run
+ * against the service and against a small model of the rules written here apart from the code.
+ * After every step: the answer is the one the model expects (never a 5xx), every pet's status
+ * follows its order, no pet has two open orders, no key holds more open orders than its cap, and
+ * the inventory counts every pet. Replay a failure with PROPERTY_SEED=<seed>.
  */
 jest.setTimeout(300_000);
 
@@ -26,6 +28,10 @@ const SCOPES: Record<KeyName, string[]> = {
   browser: ['pets:read'],
 };
 const KEYS = Object.keys(SCOPES) as KeyName[];
+/** Each key's cap on open orders: small, so that sequences meet it. */
+const CAPS: Record<KeyName, number> = { alice: 1, bob: 2, shelter: 500, browser: 500 };
+/** How long a placed order holds its pet, in the service under test. */
+const HOLD_SECONDS = 100;
 const may = (key: KeyName, scope: string) => SCOPES[key].includes(scope);
 
 const NEXT: Record<OrderStatus, Target[]> = {
@@ -43,7 +49,17 @@ const PET_FOLLOWS: Record<OrderStatus, PetStatus> = {
 
 interface Model {
   pets: Map<number, PetStatus>;
-  orders: Map<number, { petId: number; owner: KeyName; status: OrderStatus }>;
+  orders: Map<
+    number,
+    {
+      petId: number;
+      owner: KeyName;
+      status: OrderStatus;
+      /** Seconds of its hold left while placed. */
+      holdLeft: number;
+      cancelReason: 'requested' | 'expired' | null;
+    }
+  >;
   nextPetId: number;
   nextOrderId: number;
 }
@@ -51,6 +67,8 @@ interface Model {
 interface Real {
   t: TestApp;
   as: Record<KeyName, ReturnType<typeof apiClient>>;
+  /** Each key's cap on open orders, by its id. */
+  caps: Map<string, number>;
 }
 
 /** The answer's status, after checking it is never a 5xx and errors carry the Error body. */
@@ -99,6 +117,14 @@ class PlaceOrder implements fc.AsyncCommand<Model, Real> {
     const response = await real.as[this.key].post('/v1/store/orders').send({ petId });
     const status = statusOf(response);
     if (!may(this.key, 'orders:write')) return void expect(status).toBe(403);
+    const open = [...model.orders.values()].filter(
+      (order) =>
+        order.owner === this.key && (order.status === 'placed' || order.status === 'approved'),
+    ).length;
+    if (open >= CAPS[this.key]) {
+      expect(response.body).toMatchObject({ status: 409, code: 'open_order_limit' });
+      return void expect(response.body.message).toContain(String(CAPS[this.key]));
+    }
     const pet = model.pets.get(petId);
     if (pet === undefined) return void expect(status).toBe(404);
     if (pet !== 'available') {
@@ -106,8 +132,22 @@ class PlaceOrder implements fc.AsyncCommand<Model, Real> {
       return void expect(response.body.message).toContain(pet);
     }
     expect(status).toBe(201);
-    expect(response.body).toMatchObject({ id: model.nextOrderId, petId, status: 'placed' });
-    model.orders.set(model.nextOrderId++, { petId, owner: this.key, status: 'placed' });
+    expect(response.body).toMatchObject({
+      id: model.nextOrderId,
+      petId,
+      status: 'placed',
+      cancelReason: null,
+    });
+    expect(Date.parse(response.body.expiresAt) - Date.parse(response.body.placedAt)).toBe(
+      HOLD_SECONDS * 1000,
+    );
+    model.orders.set(model.nextOrderId++, {
+      petId,
+      owner: this.key,
+      status: 'placed',
+      holdLeft: HOLD_SECONDS,
+      cancelReason: null,
+    });
     model.pets.set(petId, 'pending');
   }
   toString = () => `${this.key} orders pet #${this.choice}`;
@@ -136,8 +176,14 @@ class UpdateOrder implements fc.AsyncCommand<Model, Real> {
       return void expect(response.body.code).toBe('invalid_transition');
     }
     expect(status).toBe(200);
-    expect(response.body).toMatchObject({ id: orderId, status: this.to });
     order.status = this.to;
+    order.cancelReason = this.to === 'cancelled' ? 'requested' : null;
+    expect(response.body).toMatchObject({
+      id: orderId,
+      status: this.to,
+      expiresAt: null,
+      cancelReason: order.cancelReason,
+    });
     model.pets.set(order.petId, PET_FOLLOWS[this.to]);
   }
   toString = () => `${this.key} moves order #${this.choice} to ${this.to}`;
@@ -153,13 +199,19 @@ class ListOrders implements fc.AsyncCommand<Model, Real> {
     if (!manages && !may(this.key, 'orders:read')) return void expect(status).toBe(403);
     const expected = [...model.orders]
       .filter(([, order]) => manages || order.owner === this.key)
-      .map(([id, order]) => ({ id, petId: order.petId, status: order.status }));
+      .map(([id, order]) => ({
+        id,
+        petId: order.petId,
+        status: order.status,
+        cancelReason: order.cancelReason,
+      }));
     expect(status).toBe(200);
     expect(
-      response.body.map(({ id, petId, status }: Record<string, unknown>) => ({
+      response.body.map(({ id, petId, status, cancelReason }: Record<string, unknown>) => ({
         id,
         petId,
         status,
+        cancelReason,
       })),
     ).toEqual(expected);
   }
@@ -178,6 +230,43 @@ class GetInventory implements fc.AsyncCommand<Model, Real> {
     expect(response.body).toEqual(expected);
   }
   toString = () => `${this.key} counts the pets`;
+}
+
+/**
+ * The clock the model controls: `seconds` pass for every hold (the service's holds are moved back
+ * by as much, since it reads PostgreSQL's clock), then the lapsed orders are swept as every
+ * instance does on its own timer.
+ */
+class TimePasses implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly seconds: number) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    await real.t.dataSource.query(
+      `UPDATE orders SET expires_at = expires_at - make_interval(secs => $1)
+        WHERE status = 'placed'`,
+      [this.seconds],
+    );
+    const swept = await real.t.app.get(CancelLapsedOrders).execute();
+    const expected = [];
+    for (const [id, order] of model.orders) {
+      if (order.status !== 'placed') continue;
+      order.holdLeft -= this.seconds;
+      if (order.holdLeft > 0) continue;
+      order.status = 'cancelled';
+      order.cancelReason = 'expired';
+      model.pets.set(order.petId, 'available');
+      expected.push(id);
+    }
+    // Swept here or a moment ago by the instance's own timer: either way, each exactly once.
+    for (const order of swept) expect(expected).toContain(order.id);
+    const reasons = await real.t.dataSource.query(
+      `SELECT id FROM orders WHERE cancel_reason = 'expired' ORDER BY id`,
+    );
+    expect(reasons.map((r: { id: string }) => Number(r.id))).toEqual(
+      [...model.orders].filter(([, o]) => o.cancelReason === 'expired').map(([id]) => id),
+    );
+  }
+  toString = () => `${this.seconds} s pass`;
 }
 
 /** What must hold after every step, read from the database itself. */
@@ -200,19 +289,33 @@ async function checkInvariants(model: Model, real: Real): Promise<void> {
     'SELECT coalesce(sum(count), 0)::int AS total FROM pet_status_counts',
   );
   expect(counted.total).toBe(model.pets.size);
+  const openByKey = await real.t.dataSource.query(
+    `SELECT owner_key_id AS "keyId", count(*)::int AS open FROM orders
+      WHERE status IN ('placed', 'approved') GROUP BY owner_key_id`,
+  );
+  for (const { keyId, open } of openByKey) {
+    expect(open).toBeLessThanOrEqual(real.caps.get(String(keyId)) ?? 0);
+  }
 }
 
 describe(`the store against a model (seed ${seed}, ${runs} runs)`, () => {
   let t: TestApp;
   let as: Real['as'];
+  const caps = new Map<string, number>();
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // The instance's own sweeper runs too, as rarely as it may: TimePasses sweeps when time moves.
+    t = await startTestApp({
+      ORDER_HOLD_SECONDS: String(HOLD_SECONDS),
+      ORDER_SWEEP_INTERVAL_MS: '60000',
+    });
     const entries = await Promise.all(
-      KEYS.map(async (key) => [
-        key,
-        apiClient(t.url, (await t.issueKey({ scopes: SCOPES[key] })).auth),
-      ]),
+      KEYS.map(async (key) => {
+        const limits = { perMinute: 1_000_000, perDay: 100_000_000, openOrders: CAPS[key] };
+        const issued = await t.issueKey({ scopes: SCOPES[key], limits });
+        caps.set(issued.id, CAPS[key]);
+        return [key, apiClient(t.url, issued.auth)];
+      }),
     );
     as = Object.fromEntries(entries);
   });
@@ -231,6 +334,7 @@ describe(`the store against a model (seed ${seed}, ${runs} runs)`, () => {
         .map(([k, c, to]) => new UpdateOrder(k, c, to)),
       key.map((k) => new ListOrders(k)),
       key.map((k) => new GetInventory(k)),
+      fc.constantFrom(10, 60, 99, 100, 120).map((seconds) => new TimePasses(seconds)),
     ];
     await fc.assert(
       fc.asyncProperty(
@@ -239,7 +343,7 @@ describe(`the store against a model (seed ${seed}, ${runs} runs)`, () => {
         async (sequence) => {
           await resetDatabase(t.dataSource);
           const model: Model = { pets: new Map(), orders: new Map(), nextPetId: 1, nextOrderId: 1 };
-          const real: Real = { t, as };
+          const real: Real = { t, as, caps };
           const checked = [...sequence].map((command) => ({
             check: () => true,
             run: async (m: Model, r: Real) => {

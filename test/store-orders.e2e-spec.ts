@@ -43,6 +43,9 @@ describe('/v1/store: orders and the pet lifecycle', () => {
         status: 'placed',
         placedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         updatedAt: response.body.placedAt,
+        // The default hold: three days.
+        expiresAt: new Date(Date.parse(response.body.placedAt) + 259_200_000).toISOString(),
+        cancelReason: null,
       });
       expect(response.headers.location).toBe('https://pets.example/v1/store/orders/1');
       expect(response.headers['x-api-stability']).toBe('beta');

@@ -373,7 +373,8 @@ export async function measureCapacity(bench) {
       headers: json,
       // A pet of its own for every order: each is a 201 that moves a pet to pending.
       setupRequest: (request) => ({ ...request, body: `{"petId":${nextPet++}}` }),
-      statements: 1,
+      // BEGIN, the key's lock, place (under the key's cap), COMMIT.
+      statements: 4,
     },
     listOrders: { ...get('/v1/store/orders?limit=20'), statements: 1 },
     getInventory: { ...get('/v1/store/inventory'), statements: 1 },
@@ -473,13 +474,18 @@ export async function measureCapacity(bench) {
     }),
     placeOrder: () => ({
       name: 'capacity_orders_place',
+      // The repository's statement, after the key's advisory lock (a statement of its own).
       text: `WITH "pet" AS (
-               UPDATE pets SET status = $3 WHERE id = $1 AND status = $2 RETURNING id
+               UPDATE pets SET status = $3
+                WHERE id = $1 AND status = $2
+                  AND (SELECT count(*) FROM orders
+                        WHERE owner_key_id = $4 AND status IN ('placed', 'approved')) < $5
+               RETURNING id
              )
-             INSERT INTO orders (pet_id, owner_key_id, status)
-             SELECT id, $4, 'placed' FROM "pet"
+             INSERT INTO orders (pet_id, owner_key_id, status, expires_at)
+             SELECT id, $4, 'placed', now() + make_interval(secs => $6) FROM "pet"
              RETURNING ${orderColumns}`,
-      values: [nextPet++, 'available', 'pending', keyId],
+      values: [nextPet++, 'available', 'pending', keyId, 1_000_000_000, 259_200],
     }),
     listOrders: () => ({
       name: 'capacity_orders_page_of_owner',

@@ -35,6 +35,11 @@ export const ERROR_CODES = {
     status: 409,
     description: 'The pet cannot be ordered: it is not `available` (the message names its status).',
   },
+  open_order_limit: {
+    status: 409,
+    description:
+      'The key holds as many open (`placed` or `approved`) orders as its plan allows (the message names the cap).',
+  },
   invalid_transition: {
     status: 409,
     description:

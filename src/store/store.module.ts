@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { HttpModule } from '../platform/http/http.module';
 import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
+import { CancelLapsedOrders } from './application/cancel-lapsed-orders.use-case';
 import { GetInventory } from './application/get-inventory.use-case';
 import { GetOrder } from './application/get-order.use-case';
 import { PetInventory } from './application/inventory';
@@ -10,6 +11,7 @@ import { OrderRepository } from './application/order.repository';
 import { PlaceOrder } from './application/place-order.use-case';
 import { UpdateOrder } from './application/update-order.use-case';
 import { StoreController } from './http/store.controller';
+import { LapsedOrderSweeper } from './infrastructure/lapsed-order.sweeper';
 import { OrderOrmEntity } from './infrastructure/order.orm-entity';
 import { SqlPetInventory } from './infrastructure/sql-pet-inventory';
 import { TypeOrmOrderRepository } from './infrastructure/typeorm-order.repository';
@@ -28,6 +30,8 @@ import { Feature } from '../platform/features/feature';
     GetOrder,
     UpdateOrder,
     GetInventory,
+    CancelLapsedOrders,
+    LapsedOrderSweeper,
     { provide: OrderRepository, useClass: TypeOrmOrderRepository },
     { provide: PetInventory, useClass: SqlPetInventory },
   ],

@@ -1,7 +1,13 @@
 import { PetStatus } from '../../src/common/pet-status';
 import { Inventory, PetInventory } from '../../src/store/application/inventory';
-import { OrderPageQuery, OrderRepository } from '../../src/store/application/order.repository';
 import {
+  LapseReason,
+  OrderPageQuery,
+  OrderRepository,
+} from '../../src/store/application/order.repository';
+import {
+  cancelReasonOf,
+  mayPlaceAnother,
   OPEN_STATUSES,
   Order,
   ORDERABLE_PET_STATUS,
@@ -9,7 +15,11 @@ import {
   OrderStatus,
   petStatusFor,
 } from '../../src/store/domain/order';
-import { OrderedPetNotFoundError, PetNotAvailableError } from '../../src/store/domain/order.errors';
+import {
+  OpenOrderLimitError,
+  OrderedPetNotFoundError,
+  PetNotAvailableError,
+} from '../../src/store/domain/order.errors';
 
 /**
  * Orders and the statuses of their pets in maps, for unit tests of the use cases: the port's
@@ -17,10 +27,18 @@ import { OrderedPetNotFoundError, PetNotAvailableError } from '../../src/store/d
  */
 export class InMemoryOrderRepository extends OrderRepository {
   readonly pets = new Map<number, PetStatus>();
+  /** Keys revoked: their placed orders lapse. */
+  readonly revokedKeys = new Set<string>();
   private readonly rows: Order[] = [];
-  now = () => '2026-11-23T12:00:00.000Z';
+  /** The clock, Unix ms; tests move it. */
+  nowMs = Date.parse('2026-11-23T12:00:00.000Z');
+  holdSeconds = 259_200;
+  now = () => new Date(this.nowMs).toISOString();
 
-  async place(petId: number, owner: string): Promise<Order> {
+  async place(petId: number, owner: string, openOrderLimit: number): Promise<Order> {
+    const open = this.rows.filter((o) => o.owner === owner && OPEN_STATUSES.includes(o.status));
+    if (!mayPlaceAnother(open.length, openOrderLimit))
+      throw new OpenOrderLimitError(openOrderLimit);
     const status = this.pets.get(petId);
     if (status === undefined) throw new OrderedPetNotFoundError(petId);
     if (status !== ORDERABLE_PET_STATUS) throw new PetNotAvailableError(petId, status);
@@ -34,6 +52,8 @@ export class InMemoryOrderRepository extends OrderRepository {
       status: 'placed',
       placedAt: this.now(),
       updatedAt: this.now(),
+      expiresAt: new Date(this.nowMs + this.holdSeconds * 1000).toISOString(),
+      cancelReason: null,
     };
     this.rows.push(order);
     this.pets.set(petId, petStatusFor('placed'));
@@ -60,9 +80,39 @@ export class InMemoryOrderRepository extends OrderRepository {
     const index = this.rows.findIndex((order) => order.id === id);
     if (index < 0) return null;
     const status = decide(this.rows[index]);
-    this.rows[index] = { ...this.rows[index], status, updatedAt: this.now() };
+    this.rows[index] = {
+      ...this.rows[index],
+      status,
+      updatedAt: this.now(),
+      expiresAt: null,
+      cancelReason: cancelReasonOf(status),
+    };
     this.pets.set(this.rows[index].petId, petStatusFor(status));
     return this.rows[index];
+  }
+
+  async cancelLapsed(reason: LapseReason, batch: number): Promise<Order[]> {
+    const lapsed = this.rows
+      .filter(
+        (o) =>
+          o.status === 'placed' &&
+          (reason === 'expired'
+            ? Date.parse(o.expiresAt!) <= this.nowMs
+            : this.revokedKeys.has(o.owner)),
+      )
+      .slice(0, batch);
+    return lapsed.map((order) => {
+      const index = this.rows.indexOf(order);
+      this.rows[index] = {
+        ...order,
+        status: 'cancelled',
+        updatedAt: this.now(),
+        expiresAt: null,
+        cancelReason: reason,
+      };
+      this.pets.set(order.petId, petStatusFor('cancelled'));
+      return this.rows[index];
+    });
   }
 }
 

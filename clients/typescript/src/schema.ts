@@ -136,6 +136,7 @@ export interface components {
         | 'method_not_allowed'
         | 'request_timeout'
         | 'pet_not_available'
+        | 'open_order_limit'
         | 'invalid_transition'
         | 'gone'
         | 'payload_too_large'
@@ -233,6 +234,16 @@ export interface components {
        * @description Its last change (UTC)
        */
       updatedAt: string;
+      /**
+       * Format: date-time
+       * @description While `placed`: when the order lapses and is cancelled (`cancelReason: expired`), freeing the animal; null once approved or final
+       */
+      expiresAt: string | null;
+      /**
+       * @description Why a cancelled order was cancelled: by a client (`requested`), past its hold (`expired`), or because its API key was revoked while it was placed (`key_revoked`); null unless cancelled
+       * @enum {string|null}
+       */
+      cancelReason: 'requested' | 'expired' | 'key_revoked' | null;
     };
     OrderUpdate: {
       /**
@@ -1199,7 +1210,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `pet_not_available`: The pet cannot be ordered: it is not `available` (the message names its status). */
+      /** @description `pet_not_available`: The pet cannot be ordered: it is not `available` (the message names its status). `open_order_limit`: The key holds as many open (`placed` or `approved`) orders as its plan allows (the message names the cap). */
       409: {
         headers: {
           /** @description The request limit of the window with the fewest requests left */

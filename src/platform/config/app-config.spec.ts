@@ -96,6 +96,8 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', 'true', /TRUST_PROXY must not be true/],
     ['RATE_LIMIT_FAIL_CLOSED', '1', /RATE_LIMIT_FAIL_CLOSED must be "true" or "false"/],
     ['REDIS_COMMAND_TIMEOUT_MS', '0', /REDIS_COMMAND_TIMEOUT_MS must be an integer/],
+    ['ORDER_HOLD_SECONDS', '0', /ORDER_HOLD_SECONDS must be an integer/],
+    ['ORDER_SWEEP_INTERVAL_MS', '60001', /ORDER_SWEEP_INTERVAL_MS must be an integer/],
     ['HEAP_GROWING_PERCENT', '500', /HEAP_GROWING_PERCENT must be an integer from 0 to 300/],
     [
       'DATABASE_PREPARED_STATEMENTS',

@@ -72,6 +72,14 @@ export interface RateLimitConfig {
   commandTimeoutMs: number;
 }
 
+/** Fair use of the animals (docs/adr/0022). */
+export interface StoreConfig {
+  /** How long a `placed` order holds its pet before it expires. */
+  orderHoldSeconds: number;
+  /** How often this instance cancels expired orders and the placed orders of revoked keys. */
+  orderSweepIntervalMs: number;
+}
+
 export interface ObservabilityConfig {
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   /** `json`: one JSON object a line, for log collectors; `text`: for people at a terminal. */
@@ -93,6 +101,7 @@ export class AppConfig {
   database!: DatabaseConfig;
   apiKeys!: ApiKeysConfig;
   rateLimit!: RateLimitConfig;
+  store!: StoreConfig;
   observability!: ObservabilityConfig;
   runtime!: RuntimeConfig;
 }
@@ -248,6 +257,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     database: databaseConfig(env),
     apiKeys: apiKeysConfig(env),
     rateLimit: rateLimitConfig(env),
+    store: {
+      orderHoldSeconds: integer(env, 'ORDER_HOLD_SECONDS', 259_200, 1, 365 * 86_400),
+      // Every instance sweeps; within a minute of an expiry is the promise.
+      orderSweepIntervalMs: integer(env, 'ORDER_SWEEP_INTERVAL_MS', 15_000, 100, 60_000),
+    },
     observability: observabilityConfig(env),
     runtime: { heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 50, 0, 300) },
   } satisfies AppConfig);

@@ -1,4 +1,4 @@
-import { Order, OrderId, OrderStatus } from '../domain/order';
+import { CancelReason, Order, OrderId, OrderStatus } from '../domain/order';
 
 export interface OrderPageQuery {
   /** Only this key's orders; every key's when absent. */
@@ -16,10 +16,11 @@ export interface OrderPageQuery {
  */
 export abstract class OrderRepository {
   /**
-   * Places an order for the pet if it is available, making it pending. Throws
+   * Places an order for the pet if it is available, making it pending, and if the owner holds
+   * fewer than `openOrderLimit` open orders, under any concurrency. Throws OpenOrderLimitError,
    * OrderedPetNotFoundError or PetNotAvailableError otherwise.
    */
-  abstract place(petId: number, owner: string): Promise<Order>;
+  abstract place(petId: number, owner: string, openOrderLimit: number): Promise<Order>;
 
   abstract findById(id: OrderId): Promise<Order | null>;
 
@@ -34,4 +35,14 @@ export abstract class OrderRepository {
     id: OrderId,
     decide: (current: Order) => OrderStatus,
   ): Promise<Order | null>;
+
+  /**
+   * Cancels up to `batch` `placed` orders that lapsed for `reason` (`expired`: past their hold;
+   * `key_revoked`: their key is revoked), freeing their pets in the same transaction; never one
+   * that another call is cancelling. Returns the cancelled orders.
+   */
+  abstract cancelLapsed(reason: LapseReason, batch: number): Promise<Order[]>;
 }
+
+/** Why a `placed` order is cancelled without a client asking. */
+export type LapseReason = Exclude<CancelReason, 'requested'>;

@@ -5,7 +5,7 @@ import {
   fingerprintOf,
   Idempotency,
 } from '../../platform/idempotency/idempotency';
-import { Order, Requester } from '../domain/order';
+import { Order, OrderPlacer } from '../domain/order';
 import { OrderRepository } from './order.repository';
 
 export interface Placement {
@@ -22,12 +22,12 @@ export class PlaceOrder {
   ) {}
 
   async execute(
-    requester: Requester,
+    requester: OrderPlacer,
     petId: number,
     idempotencyKey?: ClientIdempotencyKey,
   ): Promise<Placement> {
     checkScope(['orders:write'], requester.scopes);
-    const place = () => this.orders.place(petId, requester.keyId);
+    const place = () => this.orders.place(petId, requester.keyId, requester.openOrderLimit);
     if (!idempotencyKey) return { order: await place(), replayed: false };
     const { value, replayed } = await this.idempotency.once(
       { ...idempotencyKey, fingerprint: fingerprintOf(['placeOrder', petId]) },

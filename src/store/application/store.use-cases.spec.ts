@@ -5,9 +5,10 @@ import {
   InMemoryOrderRepository,
   InMemoryPetInventory,
 } from '../../../test/fakes/in-memory-order.repository';
-import { Requester } from '../domain/order';
+import { OrderPlacer } from '../domain/order';
 import {
   InvalidTransitionError,
+  OpenOrderLimitError,
   OrderedPetNotFoundError,
   OrderNotFoundError,
   PetNotAvailableError,
@@ -18,13 +19,14 @@ import { ListOrders } from './list-orders.use-case';
 import { PlaceOrder } from './place-order.use-case';
 import { UpdateOrder } from './update-order.use-case';
 
-const customer: Requester = {
+const customer: OrderPlacer = {
   keyId: '1',
   scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
+  openOrderLimit: 5,
 };
-const neighbour: Requester = { ...customer, keyId: '2' };
-const shelter: Requester = { keyId: '3', scopes: ['orders:manage'] };
-const reader: Requester = { keyId: '4', scopes: ['pets:read'] };
+const neighbour: OrderPlacer = { ...customer, keyId: '2' };
+const shelter: OrderPlacer = { keyId: '3', scopes: ['orders:manage'], openOrderLimit: 5 };
+const reader: OrderPlacer = { keyId: '4', scopes: ['pets:read'], openOrderLimit: 5 };
 
 describe('the store use cases', () => {
   let orders: InMemoryOrderRepository;
@@ -55,6 +57,19 @@ describe('the store use cases', () => {
       );
       await expect(place.execute(customer, 3)).rejects.toThrow('Pet 3 is sold');
       await expect(place.execute(customer, 99)).rejects.toThrow(OrderedPetNotFoundError);
+    });
+
+    it('refuses an order past the key cap on open orders, and counts only open ones', async () => {
+      for (let id = 10; id < 13; id++) orders.pets.set(id, 'available');
+      const capped = { ...customer, openOrderLimit: 2 };
+      const first = await place.execute(capped, 10);
+      await place.execute(capped, 11);
+      await expect(place.execute(capped, 12)).rejects.toThrow(new OpenOrderLimitError(2));
+      expect(orders.pets.get(12)).toBe('available');
+      await update.execute(capped, first.order.id, 'cancelled');
+      expect((await place.execute(capped, 12)).order.status).toBe('placed');
+      // Another key has a cap of its own.
+      expect((await place.execute({ ...neighbour, openOrderLimit: 1 }, 10)).order.owner).toBe('2');
     });
 
     it('answers a retry with the same Idempotency-Key with the first order', async () => {

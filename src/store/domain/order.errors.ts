@@ -26,6 +26,17 @@ export class PetNotAvailableError extends DomainError {
   }
 }
 
+export class OpenOrderLimitError extends DomainError {
+  readonly code = 'open_order_limit';
+
+  constructor(cap: number) {
+    super(
+      `This key already holds ${cap} open orders, as many as its plan allows: ` +
+        'one must be delivered or cancelled first.',
+    );
+  }
+}
+
 export class InvalidTransitionError extends DomainError {
   readonly code = 'invalid_transition';
 

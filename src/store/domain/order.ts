@@ -33,6 +33,17 @@ export const OPEN_STATUSES: readonly OrderStatus[] = ['placed', 'approved'];
 /** Only an available pet can be ordered. */
 export const ORDERABLE_PET_STATUS: PetStatus = 'available';
 
+/**
+ * Why an order was cancelled: by a client (`requested`), because it stayed `placed` past its
+ * `expiresAt` (`expired`), or because its key was revoked while it was `placed` (`key_revoked`).
+ */
+export const CANCEL_REASONS = ['requested', 'expired', 'key_revoked'] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+
+export function isCancelReason(value: unknown): value is CancelReason {
+  return (CANCEL_REASONS as readonly unknown[]).includes(value);
+}
+
 /** An order's id: assigned by the database, within the integers every JSON client carries. */
 export type OrderId = number;
 export const MAX_ORDER_ID: OrderId = Number.MAX_SAFE_INTEGER;
@@ -46,6 +57,28 @@ export interface Order {
   /** Instants as RFC 3339 text in UTC, as they are answered: nothing here computes with them. */
   readonly placedAt: string;
   readonly updatedAt: string;
+  /** Until when a `placed` order holds its pet; null once approved or final. */
+  readonly expiresAt: string | null;
+  /** Set when, and only when, the order is cancelled. */
+  readonly cancelReason: CancelReason | null;
+}
+
+/**
+ * The reason an order moved by a client's request records: a cancellation is `requested`; any
+ * other move records none. (A move always leaves `placed`, so the order's hold ends with it.)
+ */
+export function cancelReasonOf(to: OrderStatus): CancelReason | null {
+  return to === 'cancelled' ? 'requested' : null;
+}
+
+/** A requester placing an order, with the cap on open orders its plan gives it. */
+export interface OrderPlacer extends Requester {
+  readonly openOrderLimit: number;
+}
+
+/** Whether a key holding `open` open orders may place one more under `cap`. */
+export function mayPlaceAnother(open: number, cap: number): boolean {
+  return open < cap;
 }
 
 /** The pet follows its order, in the same transaction. */

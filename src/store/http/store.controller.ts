@@ -73,7 +73,13 @@ export class StoreController {
     },
   })
   @ApiIdempotencyKeyHeader('order')
-  @ApiErrorResponses(...BODY_ERRORS, 'not_found', 'pet_not_available', 'idempotency_key_reused')
+  @ApiErrorResponses(
+    ...BODY_ERRORS,
+    'not_found',
+    'pet_not_available',
+    'open_order_limit',
+    'idempotency_key_reused',
+  )
   async place(
     @Body() body: NewOrderDto,
     @IdempotencyKey() { key }: IdempotencyKeyHeader,
@@ -82,7 +88,7 @@ export class StoreController {
   ): Promise<OrderDto> {
     const idempotency = key === undefined ? undefined : { scope: `key:${client.keyId}`, key };
     const { order, replayed } = await this.placeOrder.execute(
-      requesterOf(client),
+      { ...requesterOf(client), openOrderLimit: client.limits.openOrders },
       body.petId,
       idempotency,
     );

@@ -8,6 +8,8 @@ describe('OrderMapper', () => {
     status: 'placed',
     placedAt: '2026-11-23T13:10:50.583Z',
     updatedAt: '2026-11-23T13:11:00.100Z',
+    expiresAt: '2026-11-26T13:10:50.583Z',
+    cancelReason: null,
   };
 
   it('maps a row as the statements select it: ids as numbers, the owner as the key id', () => {
@@ -18,6 +20,8 @@ describe('OrderMapper', () => {
       status: 'placed',
       placedAt: '2026-11-23T13:10:50.583Z',
       updatedAt: '2026-11-23T13:11:00.100Z',
+      expiresAt: '2026-11-26T13:10:50.583Z',
+      cancelReason: null,
     });
   });
 
@@ -25,5 +29,8 @@ describe('OrderMapper', () => {
     expect(() => OrderMapper.toDomain({ ...row, status: 'lost' })).toThrow(
       'Stored order 7 has an unknown status.',
     );
+    expect(() =>
+      OrderMapper.toDomain({ ...row, status: 'cancelled', cancelReason: 'bored' }),
+    ).toThrow('Stored order 7 has an unknown cancel reason.');
   });
 });

@@ -1,4 +1,4 @@
-import { isOrderStatus, Order } from '../domain/order';
+import { isCancelReason, isOrderStatus, Order } from '../domain/order';
 /** A row as the hot statements select it: bigints and instants as text. */
 export interface OrderRow {
   id: string;
@@ -7,12 +7,17 @@ export interface OrderRow {
   status: string;
   placedAt: string;
   updatedAt: string;
+  expiresAt: string | null;
+  cancelReason: string | null;
 }
 
 export const OrderMapper = {
   toDomain(row: OrderRow): Order {
     if (!isOrderStatus(row.status)) {
       throw new Error(`Stored order ${row.id} has an unknown status.`);
+    }
+    if (row.cancelReason !== null && !isCancelReason(row.cancelReason)) {
+      throw new Error(`Stored order ${row.id} has an unknown cancel reason.`);
     }
     return {
       id: Number(row.id),
@@ -21,6 +26,8 @@ export const OrderMapper = {
       status: row.status,
       placedAt: row.placedAt,
       updatedAt: row.updatedAt,
+      expiresAt: row.expiresAt,
+      cancelReason: row.cancelReason,
     };
   },
 };

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-/** The `orders` table as its migrations create it (indexes and rules: CreateOrders1795219900000). */
+/** The `orders` table as its migrations create it (indexes and rules: CreateOrders1795219900000, OrderHolds1795220200000). */
 @Entity({ name: 'orders' })
 export class OrderOrmEntity {
   // bigint comes back from pg as a string; the mapper turns it into a number.
@@ -21,4 +21,10 @@ export class OrderOrmEntity {
 
   @Column({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
+
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt!: Date | null;
+
+  @Column({ name: 'cancel_reason', type: 'varchar', length: 16, nullable: true })
+  cancelReason!: string | null;
 }

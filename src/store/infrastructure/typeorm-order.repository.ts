@@ -1,9 +1,22 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../platform/config/app-config';
 import { isPetStatus } from '../../common/pet-status';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
-import { OrderPageQuery, OrderRepository } from '../application/order.repository';
-import { Order, ORDERABLE_PET_STATUS, OrderId, OrderStatus, petStatusFor } from '../domain/order';
-import { OrderedPetNotFoundError, PetNotAvailableError } from '../domain/order.errors';
+import { LapseReason, OrderPageQuery, OrderRepository } from '../application/order.repository';
+import {
+  cancelReasonOf,
+  mayPlaceAnother,
+  Order,
+  ORDERABLE_PET_STATUS,
+  OrderId,
+  OrderStatus,
+  petStatusFor,
+} from '../domain/order';
+import {
+  OpenOrderLimitError,
+  OrderedPetNotFoundError,
+  PetNotAvailableError,
+} from '../domain/order.errors';
 import { OrderMapper, OrderRow } from './order.mapper';
 
 // The hot statements, as fixed text: a request builds no SQL (docs/adr/0008).
@@ -11,20 +24,41 @@ import { OrderMapper, OrderRow } from './order.mapper';
 const instant = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const COLUMNS = `id, pet_id AS "petId", owner_key_id AS "ownerKeyId", status,
-  ${instant('placed_at')} AS "placedAt", ${instant('updated_at')} AS "updatedAt"`;
+  ${instant('placed_at')} AS "placedAt", ${instant('updated_at')} AS "updatedAt",
+  ${instant('expires_at')} AS "expiresAt", cancel_reason AS "cancelReason"`;
 
 /**
- * One statement: the pet becomes pending only if it is available (a concurrent order waits on the
- * pet's row, then finds it pending and changes nothing), and the order exists only if it did. The
+ * Serialises the placements of one key (docs/adr/0022), for the rest of the transaction: each
+ * counts the key's open orders after the one before it committed. The first number names the
+ * lock's use; a hash collision of two keys only makes them wait for each other.
+ */
+const LOCK_OWNER: SqlStatement = {
+  name: 'orders_lock_owner',
+  text: 'SELECT pg_advisory_xact_lock(20220, hashtext($1::text))',
+};
+const OPEN_ORDERS_OF_OWNER: SqlStatement = {
+  name: 'orders_open_of_owner',
+  text: `SELECT count(*)::int AS "open" FROM orders
+         WHERE owner_key_id = $1 AND status IN ('placed', 'approved')`,
+};
+
+/**
+ * One statement, under the owner's lock: the pet becomes pending only if it is available (a
+ * concurrent order waits on the pet's row, then finds it pending and changes nothing) and the
+ * owner holds fewer than $5 open orders, and the order exists only if the pet changed. The
  * partial unique index on open orders is the rule's last word, whatever else writes.
  */
 const PLACE: SqlStatement = {
   name: 'orders_place',
   text: `WITH "pet" AS (
-           UPDATE pets SET status = $3 WHERE id = $1 AND status = $2 RETURNING id
+           UPDATE pets SET status = $3
+            WHERE id = $1 AND status = $2
+              AND (SELECT count(*) FROM orders
+                    WHERE owner_key_id = $4 AND status IN ('placed', 'approved')) < $5
+           RETURNING id
          )
-         INSERT INTO orders (pet_id, owner_key_id, status)
-         SELECT id, $4, 'placed' FROM "pet"
+         INSERT INTO orders (pet_id, owner_key_id, status, expires_at)
+         SELECT id, $4, 'placed', now() + make_interval(secs => $6) FROM "pet"
          RETURNING ${COLUMNS}`,
 };
 const PET_STATUS: SqlStatement = {
@@ -42,7 +76,8 @@ const LOCK_BY_ID: SqlStatement = {
 const MOVE: SqlStatement = {
   name: 'orders_move',
   text: `WITH "order" AS (
-           UPDATE orders SET status = $2, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}
+           UPDATE orders SET status = $2, updated_at = now(), expires_at = NULL, cancel_reason = $4
+            WHERE id = $1 RETURNING ${COLUMNS}
          ), "pet" AS (
            UPDATE pets SET status = $3 FROM "order" WHERE pets.id = "order"."petId"
          )
@@ -63,18 +98,74 @@ const PAGE_OF_OWNER_AND_PET = page(
   'AND owner_key_id = $4 AND pet_id = $5',
 );
 
+/**
+ * Cancels a batch of `placed` orders that lapsed, skipping any another instance (or a client's
+ * change) holds, and frees their pets in the same statement: an order is never cancelled twice.
+ */
+const lapsed = (name: string, where: string): SqlStatement => ({
+  name,
+  text: `WITH "lapsed" AS (
+           SELECT id FROM orders WHERE status = 'placed' AND ${where}
+            ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED
+         ), "order" AS (
+           UPDATE orders SET status = 'cancelled', cancel_reason = $1, expires_at = NULL,
+                  updated_at = now()
+             FROM "lapsed" WHERE orders.id = "lapsed".id
+           RETURNING ${COLUMNS.replace(/\bid\b/, 'orders.id')}
+         ), "pet" AS (
+           UPDATE pets SET status = 'available' FROM "order" WHERE pets.id = "order"."petId"
+         )
+         SELECT * FROM "order"`,
+});
+const CANCEL_LAPSED: Record<LapseReason, SqlStatement> = {
+  expired: lapsed('orders_cancel_expired', 'expires_at <= now()'),
+  // The API-key library's table: revocation is its business, what it means for orders is ours.
+  key_revoked: lapsed(
+    'orders_cancel_of_revoked_keys',
+    'owner_key_id IN (SELECT id FROM api_keys WHERE revoked_at IS NOT NULL)',
+  ),
+};
+
 /** The index that makes "one open order per pet" the database's rule. */
 const ONE_OPEN_ORDER_PER_PET = 'orders_one_open_per_pet';
 
 @Injectable()
 export class TypeOrmOrderRepository extends OrderRepository {
-  constructor(private readonly sql: SqlStatements) {
+  private readonly holdSeconds: number;
+
+  constructor(
+    private readonly sql: SqlStatements,
+    config: AppConfig,
+  ) {
     super();
+    this.holdSeconds = config.store.orderHoldSeconds;
   }
 
-  async place(petId: number, owner: string): Promise<Order> {
-    const [placed] = await this.sql
-      .query<OrderRow>(PLACE, [petId, ORDERABLE_PET_STATUS, petStatusFor('placed'), owner])
+  place(petId: number, owner: string, openOrderLimit: number): Promise<Order> {
+    return this.sql.transaction(async () => {
+      await this.sql.query(LOCK_OWNER, [owner]);
+      const [placed] = await this.placeIfAllowed(petId, owner, openOrderLimit);
+      if (placed) return OrderMapper.toDomain(placed);
+      // Nothing placed: say why, from the key's orders and the pet as they are now.
+      const [{ open }] = await this.sql.query<{ open: number }>(OPEN_ORDERS_OF_OWNER, [owner]);
+      if (!mayPlaceAnother(open, openOrderLimit)) throw new OpenOrderLimitError(openOrderLimit);
+      const [pet] = await this.sql.query<{ status: string }>(PET_STATUS, [petId]);
+      if (!pet) throw new OrderedPetNotFoundError(petId);
+      if (!isPetStatus(pet.status)) throw new Error(`Stored pet ${petId} has an unknown status.`);
+      throw new PetNotAvailableError(petId, pet.status);
+    });
+  }
+
+  private placeIfAllowed(petId: number, owner: string, openOrderLimit: number) {
+    return this.sql
+      .query<OrderRow>(PLACE, [
+        petId,
+        ORDERABLE_PET_STATUS,
+        petStatusFor('placed'),
+        owner,
+        openOrderLimit,
+        this.holdSeconds,
+      ])
       .catch((error: unknown) => {
         // Only if something else made the pet available while it had an open order.
         const { code, constraint } = error as { code?: string; constraint?: string };
@@ -83,12 +174,6 @@ export class TypeOrmOrderRepository extends OrderRepository {
         }
         throw error;
       });
-    if (placed) return OrderMapper.toDomain(placed);
-    // Nothing placed: say why, from the pet as it is now.
-    const [pet] = await this.sql.query<{ status: string }>(PET_STATUS, [petId]);
-    if (!pet) throw new OrderedPetNotFoundError(petId);
-    if (!isPetStatus(pet.status)) throw new Error(`Stored pet ${petId} has an unknown status.`);
-    throw new PetNotAvailableError(petId, pet.status);
   }
 
   async findById(id: OrderId): Promise<Order | null> {
@@ -117,8 +202,18 @@ export class TypeOrmOrderRepository extends OrderRepository {
       const [row] = await this.sql.query<OrderRow>(LOCK_BY_ID, [id]);
       if (!row) return null;
       const next = decide(OrderMapper.toDomain(row));
-      const [moved] = await this.sql.query<OrderRow>(MOVE, [id, next, petStatusFor(next)]);
+      const [moved] = await this.sql.query<OrderRow>(MOVE, [
+        id,
+        next,
+        petStatusFor(next),
+        cancelReasonOf(next),
+      ]);
       return OrderMapper.toDomain(moved);
     });
+  }
+
+  async cancelLapsed(reason: LapseReason, batch: number): Promise<Order[]> {
+    const rows = await this.sql.query<OrderRow>(CANCEL_LAPSED[reason], [reason, batch]);
+    return rows.map(OrderMapper.toDomain);
   }
 }

@@ -1,5 +1,11 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { Order, ORDER_STATUSES, OrderStatus } from '../../domain/order';
+import {
+  CANCEL_REASONS,
+  CancelReason,
+  Order,
+  ORDER_STATUSES,
+  OrderStatus,
+} from '../../domain/order';
 
 /** An order as returned: the specification's `Order`. Whose it is stays on the server. */
 @ApiSchema({ name: 'Order' })
@@ -24,7 +30,26 @@ export class OrderDto {
   @ApiProperty({ type: 'string', format: 'date-time', description: 'Its last change (UTC)' })
   updatedAt!: string;
 
-  static of({ id, petId, status, placedAt, updatedAt }: Order): OrderDto {
-    return { id, petId, status, placedAt, updatedAt };
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description:
+      'While `placed`: when the order lapses and is cancelled (`cancelReason: expired`), freeing the animal; null once approved or final',
+  })
+  expiresAt!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    // Inline, null among the values: OpenAPI 3.0 cannot make a referenced enum nullable.
+    enum: [...CANCEL_REASONS, null],
+    nullable: true,
+    description:
+      'Why a cancelled order was cancelled: by a client (`requested`), past its hold (`expired`), or because its API key was revoked while it was placed (`key_revoked`); null unless cancelled',
+  })
+  cancelReason!: CancelReason | null;
+
+  static of({ id, petId, status, placedAt, updatedAt, expiresAt, cancelReason }: Order): OrderDto {
+    return { id, petId, status, placedAt, updatedAt, expiresAt, cancelReason };
   }
 }
