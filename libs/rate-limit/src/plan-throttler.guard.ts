@@ -8,7 +8,7 @@ import {
   type ThrottlerRequest,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
-import { clientAddress, RequestWithAddress } from './client-address';
+import { clientBudget, RequestWithAddress } from './client-address';
 import { RateLimitClock } from './clock';
 import { rateLimitHeaders, secondsUntil } from './headers';
 import { RATE_LIMIT_OPTIONS, ResolvedRateLimitOptions } from './rate-limit.options';
@@ -123,6 +123,6 @@ export class PlanThrottlerGuard extends ThrottlerGuard {
 
   /** The subject of a request without a known client: its address, with the anonymous limits. */
   private addressOf(request: RequestWithAddress): RateLimitSubject {
-    return { id: `ip:${clientAddress(request)}`, limits: this.limiter.anonymousLimits };
+    return { id: `ip:${clientBudget(request)}`, limits: this.limiter.anonymousLimits };
   }
 }

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { parseBearer } from '@pet-adoption/api-keys';
-import { clientAddress, RateLimitClock, windowsAt, WindowStore } from '@pet-adoption/rate-limit';
+import { clientBudget, RateLimitClock, windowsAt, WindowStore } from '@pet-adoption/rate-limit';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../platform/config/app-config';
@@ -46,7 +46,7 @@ export class AdminTokenGuard implements CanActivate {
     // Every attempt takes one of the address's ADMIN_FAILURES_PER_MINUTE slots, atomically, before
     // its token is compared; a success gives its slot back. Checking for a block first and counting
     // only failures let a burst compare 60 guesses, since none was counted yet (docs/adr/0024).
-    const subject = `admin-auth:${clientAddress(request)}`;
+    const subject = `admin-auth:${clientBudget(request)}`;
     const now = this.clock.now();
     const attempt = await this.windows.hit({
       subject,
