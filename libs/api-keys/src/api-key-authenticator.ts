@@ -1,10 +1,11 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ApiClient, ApiKeyRecord } from './api-key';
 import { hashApiKey } from './api-key-secret';
 import { ApiKeyStore } from './api-key-store';
 import { API_KEYS_OPTIONS, ResolvedApiKeysOptions } from './api-keys.options';
 import { parseBearer } from './bearer';
 import { ExpiringCache } from './expiring-cache';
+import { KnownKeyHashes } from './known-key-hashes';
 import { enterpriseLimits } from './plans';
 
 export type Authentication =
@@ -35,11 +36,14 @@ interface KnownKey {
  *   `isUnverified` is true only for a key this instance has never found (and does not remember as
  *   unknown), which a caller can make pay before the look-up (the rate limiter charges the client
  *   address).
+ * - Every key that exists is known by a 64-bit prefix of its hash (KnownKeyHashes, loaded at start
+ *   and refreshed every `knownKeysRefreshMs`): such a key is no guess even on an instance that has
+ *   never seen it, so it never pays for its address's traffic (docs/adr/0023).
  * - Concurrent look-ups of one key share one query; answers are remembered per request (the rate
  *   limiter and the guard both ask, the store is asked once).
  */
 @Injectable()
-export class ApiKeyAuthenticator implements OnModuleDestroy {
+export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('ApiKeys');
   private readonly known: ExpiringCache<KnownKey>;
   private readonly unknown: ExpiringCache<true>;
@@ -50,6 +54,12 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
   private readonly perRequest = new WeakMap<object, Promise<Authentication>>();
   private readonly usedSinceFlush = new Set<string>();
   private readonly flushTimer: NodeJS.Timeout;
+  private readonly existing = new KnownKeyHashes();
+  /** The greatest key id loaded into `existing`: the next refresh asks for greater ones. */
+  private lastLoadedId: string | null = null;
+  private refreshTimer?: NodeJS.Timeout;
+  private reloadTimer?: NodeJS.Timeout;
+  private refreshing?: Promise<void>;
   /** The clock, replaceable in tests. */
   now: () => number = Date.now;
 
@@ -83,13 +93,55 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
     const now = this.now();
     return (
       this.known.get(credential.hash, now) === undefined &&
-      this.unknown.get(credential.hash, now) === undefined
+      this.unknown.get(credential.hash, now) === undefined &&
+      !this.existing.has(credential.hash)
     );
+  }
+
+  /** Loads the keys that exist, then keeps learning new ones (and reloads them all now and then). */
+  async onModuleInit(): Promise<void> {
+    const { knownKeysRefreshMs, knownKeysReloadMs } = this.options;
+    if (knownKeysRefreshMs <= 0) return;
+    await this.refreshKnownKeys(true);
+    this.refreshTimer = setInterval(
+      () => void this.refreshKnownKeys(false),
+      knownKeysRefreshMs,
+    ).unref();
+    this.reloadTimer = setInterval(
+      () => void this.refreshKnownKeys(true),
+      knownKeysReloadMs,
+    ).unref();
+  }
+
+  /** Learns the keys issued since the last look (all of them, dropping revoked ones, on `reload`). */
+  refreshKnownKeys(reload: boolean): Promise<void> {
+    this.refreshing ??= this.loadKnownKeys(reload)
+      .catch((error: Error) =>
+        this.logger.warn(`Could not load the known API keys: ${error.message}`),
+      )
+      .finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async loadKnownKeys(reload: boolean): Promise<void> {
+    const page = 10_000;
+    let after = reload ? null : this.lastLoadedId;
+    const hashes: string[] = [];
+    for (;;) {
+      const batch = await this.store.hashesAfter(after, page);
+      for (const key of batch) hashes.push(key.hash);
+      if (batch.length > 0) after = batch[batch.length - 1].id;
+      if (batch.length < page) break;
+    }
+    if (reload) this.existing.replace(hashes);
+    else for (const hash of hashes) this.existing.add(hash);
+    if (after !== null) this.lastLoadedId = after;
   }
 
   /** Remembers a key this instance has just issued, so its first use costs no look-up. */
   remember(record: ApiKeyRecord): void {
     this.rememberAnswer(record.hash, record, this.now());
+    this.existing.add(record.hash);
   }
 
   /**
@@ -119,6 +171,9 @@ export class ApiKeyAuthenticator implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.flushTimer);
+    clearInterval(this.refreshTimer);
+    clearInterval(this.reloadTimer);
+    await this.refreshing;
     await this.flushLastUsed();
   }
 

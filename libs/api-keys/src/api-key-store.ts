@@ -13,4 +13,14 @@ export abstract class ApiKeyStore {
   /** Records that these keys were used at `at` (called in batches, not per request). */
   abstract recordUse(ids: string[], at: Date): Promise<void>;
   abstract count(): Promise<number>;
+  /**
+   * The ids and hashes of keys not revoked whose id is greater than `afterId` (every key's when
+   * null), ascending by id, at most `limit`: what every instance holds to tell keys from guesses.
+   */
+  abstract hashesAfter(afterId: string | null, limit: number): Promise<KeyHash[]>;
+}
+
+export interface KeyHash {
+  id: string;
+  hash: string;
 }

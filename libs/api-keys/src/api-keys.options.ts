@@ -14,6 +14,13 @@ export interface ApiKeysOptions {
   /** How often the last use of keys is written, in one statement for all keys used meanwhile. */
   lastUsedFlushMs?: number;
   /**
+   * How often each instance learns the keys issued since it last looked (by any instance), so that
+   * it tells them from guesses without the database (docs/adr/0023). 0: never (tests).
+   */
+  knownKeysRefreshMs?: number;
+  /** How often the set of known keys is loaded whole again, dropping revoked keys. */
+  knownKeysReloadMs?: number;
+  /**
    * The scopes a key may carry, and those a key issued without any gets; none by default. The
    * table's migration (ApiKeyScopesMigration) gives existing keys the same defaults.
    */
@@ -31,6 +38,8 @@ export function resolveOptions(options: ApiKeysOptions): ResolvedApiKeysOptions 
     negativeCacheTtlMs: options.negativeCacheTtlMs ?? 1_000,
     maxCacheEntries: options.maxCacheEntries ?? 10_000,
     lastUsedFlushMs: options.lastUsedFlushMs ?? 10_000,
+    knownKeysRefreshMs: options.knownKeysRefreshMs ?? 2_000,
+    knownKeysReloadMs: options.knownKeysReloadMs ?? 10 * 60_000,
     keyPrefix: options.keyPrefix,
     scopes: options.scopes ?? { known: [], defaults: [] },
   };

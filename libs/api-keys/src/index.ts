@@ -8,6 +8,7 @@ export * from './api-keys.module';
 export * from './api-keys.options';
 export * from './api-keys.service';
 export * from './bearer';
+export * from './known-key-hashes';
 export * from './plans';
 export * from './typeorm/api-key.orm-entity';
 export * from './typeorm/api-key-open-orders.migration';

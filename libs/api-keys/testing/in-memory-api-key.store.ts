@@ -1,5 +1,5 @@
 import { ApiKeyRecord, NewApiKeyRecord } from '../src/api-key';
-import { ApiKeyStore } from '../src/api-key-store';
+import { ApiKeyStore, KeyHash } from '../src/api-key-store';
 
 /** An ApiKeyStore in memory, for tests. Counts look-ups so tests can see the cache at work. */
 export class InMemoryApiKeyStore extends ApiKeyStore {
@@ -40,5 +40,12 @@ export class InMemoryApiKeyStore extends ApiKeyStore {
 
   async count(): Promise<number> {
     return this.records.length;
+  }
+
+  async hashesAfter(afterId: string | null, limit: number): Promise<KeyHash[]> {
+    return this.records
+      .filter((r) => !r.revokedAt && Number(r.id) > Number(afterId ?? 0))
+      .slice(0, limit)
+      .map(({ id, hash }) => ({ id, hash }));
   }
 }

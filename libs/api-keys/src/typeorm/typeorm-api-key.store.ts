@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Repository } from 'typeorm';
 import { ApiKeyRecord, NewApiKeyRecord } from '../api-key';
-import { ApiKeyStore } from '../api-key-store';
+import { ApiKeyStore, KeyHash } from '../api-key-store';
 import { Plan } from '../plans';
 import { ApiKeyOrmEntity } from './api-key.orm-entity';
 
@@ -78,5 +78,16 @@ export class TypeOrmApiKeyStore extends ApiKeyStore {
 
   count(): Promise<number> {
     return this.rows.count();
+  }
+
+  hashesAfter(afterId: string | null, limit: number): Promise<KeyHash[]> {
+    return this.rows
+      .createQueryBuilder('key')
+      .select(['key.id AS id', 'key.hash AS hash'])
+      .where('key.revoked_at IS NULL')
+      .andWhere('key.id > :after', { after: afterId ?? '0' })
+      .orderBy('key.id')
+      .limit(limit)
+      .getRawMany<KeyHash>();
   }
 }
