@@ -56,14 +56,20 @@ export class SqlStatements {
   /**
    * Runs `work` in one transaction: every statement it runs through this class, however deep in
    * the call, joins it (a transaction already under way is joined, not nested). Commits when
-   * `work` resolves, rolls back when it throws.
+   * `work` resolves, rolls back when it throws. With `lock`, the transaction first takes that
+   * transaction-scoped advisory lock, sent with BEGIN in the same round trip when it opens one.
    */
-  async transaction<T>(work: () => Promise<T>): Promise<T> {
-    if (this.inTransaction.getStore()) return work();
+  async transaction<T>(work: () => Promise<T>, lock?: AdvisoryLock): Promise<T> {
+    const takeLock = lock && `SELECT pg_advisory_xact_lock(${lockKeys(lock)})`;
+    const joined = this.inTransaction.getStore();
+    if (joined) {
+      if (takeLock) await joined.query(takeLock);
+      return work();
+    }
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query(this.begin);
+      await client.query(takeLock ? `${this.begin}; ${takeLock}` : this.begin);
       const result = await this.inTransaction.run(client, work);
       await client.query('COMMIT');
       return result;
@@ -81,4 +87,17 @@ export class SqlStatements {
       client.release(broken);
     }
   }
+}
+
+/** A transaction-scoped advisory lock's two 32-bit keys: what it is for, and which one. */
+export type AdvisoryLock = readonly [use: number, id: number];
+
+/** The keys as SQL text: integers checked here, since they are written into the statement. */
+function lockKeys([use, id]: AdvisoryLock): string {
+  for (const key of [use, id]) {
+    if (!Number.isInteger(key) || key < -(2 ** 31) || key >= 2 ** 31) {
+      throw new Error(`An advisory lock key must be a 32-bit integer, not ${key}.`);
+    }
+  }
+  return `${use}, ${id}`;
 }

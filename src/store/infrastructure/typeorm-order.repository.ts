@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
 import { isPetStatus } from '../../common/pet-status';
-import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
+import { AdvisoryLock, SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { LapseReason, OrderPageQuery, OrderRepository } from '../application/order.repository';
 import {
   cancelReasonOf,
@@ -30,12 +30,9 @@ const COLUMNS = `id, pet_id AS "petId", owner_key_id AS "ownerKeyId", status,
 /**
  * Serialises the placements of one key (docs/adr/0022), for the rest of the transaction: each
  * counts the key's open orders after the one before it committed. The first number names the
- * lock's use; a hash collision of two keys only makes them wait for each other.
+ * lock's use; two keys whose ids are equal modulo 2^31 only wait for each other.
  */
-const LOCK_OWNER: SqlStatement = {
-  name: 'orders_lock_owner',
-  text: 'SELECT pg_advisory_xact_lock(20220, hashtext($1::text))',
-};
+const ownerLock = (owner: string): AdvisoryLock => [20220, Number(BigInt(owner) % 2n ** 31n)];
 const OPEN_ORDERS_OF_OWNER: SqlStatement = {
   name: 'orders_open_of_owner',
   text: `SELECT count(*)::int AS "open" FROM orders
@@ -143,7 +140,6 @@ export class TypeOrmOrderRepository extends OrderRepository {
 
   place(petId: number, owner: string, openOrderLimit: number): Promise<Order> {
     return this.sql.transaction(async () => {
-      await this.sql.query(LOCK_OWNER, [owner]);
       const [placed] = await this.placeIfAllowed(petId, owner, openOrderLimit);
       if (placed) return OrderMapper.toDomain(placed);
       // Nothing placed: say why, from the key's orders and the pet as they are now.
@@ -153,7 +149,7 @@ export class TypeOrmOrderRepository extends OrderRepository {
       if (!pet) throw new OrderedPetNotFoundError(petId);
       if (!isPetStatus(pet.status)) throw new Error(`Stored pet ${petId} has an unknown status.`);
       throw new PetNotAvailableError(petId, pet.status);
-    });
+    }, ownerLock(owner));
   }
 
   private placeIfAllowed(petId: number, owner: string, openOrderLimit: number) {
