@@ -14,6 +14,8 @@ import {
 import { installResponseHeaders, requestId } from './platform/http/response/response-headers';
 import { RouteFactHeaders } from './platform/http/route-facts/route-fact-headers';
 import { routeFactsOfRequest } from './platform/http/route-facts/route-facts';
+import { PlanThrottlerGuard } from '@pet-adoption/rate-limit';
+import { countDocumentationRequests } from './platform/http/routing/documentation-requests';
 import { RouteTable } from './platform/http/routing/route-table';
 import {
   FALLBACK_ROUTE,
@@ -115,6 +117,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
 
   await app.init();
 
+  countDocumentationRequests(fastify, app.get(PlanThrottlerGuard), ['/v1/docs', '/v1/openapi']);
   SwaggerModule.setup('v1/docs', app, createOpenApiDocument(app, config, PUBLIC_API_MODULES), {
     jsonDocumentUrl: 'v1/openapi.json',
     yamlDocumentUrl: 'v1/openapi.yaml',

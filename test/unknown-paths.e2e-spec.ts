@@ -49,4 +49,38 @@ describe('every request under /v1 goes through the route table, counted', () => 
     expect(statuses).toEqual([404, 404, 404, 404, 404, 429, 429]);
     expectError(await anonymous.get('/v1'), 429, 'rate_limited');
   });
+
+  it('counts the documentation under /v1 too, keyless or with a key, and refuses it past the budget', async () => {
+    await awayFromMinuteEnd();
+    // An instance of its own: the address's budget of this minute is untouched there.
+    const docs = await startTestApp({ ANONYMOUS_PER_MINUTE: '5' });
+    try {
+      await documentationCounted(docs);
+    } finally {
+      await docs.close();
+    }
+  });
 });
+
+async function documentationCounted(t: TestApp): Promise<void> {
+  const anonymous = apiClient(t.url);
+  const statuses = [];
+  for (const path of ['/v1/openapi.json', '/v1/docs', '/v1/openapi.yaml', '/v1/openapi.json']) {
+    const response = await anonymous.get(path);
+    expect(response.headers['x-ratelimit-limit']).toBe('5');
+    statuses.push([response.status, response.headers['x-ratelimit-remaining']]);
+  }
+  expect(statuses).toEqual([
+    [200, '4'],
+    [200, '3'],
+    [200, '2'],
+    [200, '1'],
+  ]);
+  expect((await anonymous.get('/v1/docs/swagger-ui.css')).status).toBe(200);
+  expectError(await anonymous.get('/v1/openapi.json'), 429, 'rate_limited');
+  // A key's own budget, as everywhere under /v1.
+  const { auth } = await t.issueKey({ limits: { perMinute: 100, perDay: 1000 } });
+  const withKey = await apiClient(t.url, auth).get('/v1/openapi.json');
+  expect(withKey.status).toBe(200);
+  expect(withKey.headers['x-ratelimit-limit']).toBe('100');
+}
