@@ -61,6 +61,14 @@ module.exports = {
       to: { path: '^src/[^/]+/', pathNot: ['^src/$1/', notAFeature] },
     },
     {
+      name: 'nothing-knows-webhooks',
+      comment:
+        'Events flow one way: features record them (src/platform/events), webhooks read them. Only the root module wires src/webhooks; nothing else imports it (docs/adr/0030).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/webhooks/', '^src/app\\.module\\.ts$'] },
+      to: { path: '^src/webhooks/' },
+    },
+    {
       name: 'libs-never-import-src',
       comment: 'libs/ are reusable Nest libraries: they cannot depend on this application.',
       severity: 'error',

@@ -37,4 +37,6 @@ COPY --chown=node:node package.json ./
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.0.1:3000/health/live').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/src/main"]
+# The young generation's size must be a command-line option (V8 sizes it before any script runs):
+# the same options as `npm run start:prod` (docs/adr/0009).
+CMD ["node", "--max-semi-space-size=16", "dist/src/main"]

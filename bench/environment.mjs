@@ -1,16 +1,21 @@
 // What a benchmark run stands on: databases of its own, seeded; a key; the servers under test.
 import { createHash, randomBytes } from 'node:crypto';
-import { execSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import Redis from 'ioredis';
 import pg from 'pg';
 import { measure, Processes } from './processes.mjs';
+import { nodeBinary } from '../scripts/node-binary.mjs';
 
 export const log = (message) =>
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
-/** Adds `count` pets to a database, statuses in turn; returns the greatest id. */
+/** Adds `count` pets to a database, statuses in turn, in 50 categories; returns the greatest id. */
 export async function seedPets(client, count) {
+  // Every pet's category exists (a foreign key): the service creates it with the first pet.
+  await client.query(
+    'INSERT INTO categories (id) SELECT generate_series(1, 50) ON CONFLICT DO NOTHING',
+  );
   await client.query(
     `INSERT INTO pets (name, category_id, status)
      SELECT 'pet ' || i, 1 + i % 50, (ARRAY['available', 'pending', 'sold'])[1 + i % 3]
@@ -35,6 +40,7 @@ export async function seedOrders(client, count) {
 
 /** Available pets to order, one per request, beyond the seeded ones; the first id. */
 export async function seedOrderablePets(client, count) {
+  await client.query('INSERT INTO categories (id) VALUES (1) ON CONFLICT DO NOTHING');
   const { rows } = await client.query(
     `INSERT INTO pets (name, category_id, status)
      SELECT 'to adopt ' || i, 1, 'available' FROM generate_series(1, $1::int) i
@@ -45,14 +51,26 @@ export async function seedOrderablePets(client, count) {
   return Number(rows[0].id);
 }
 
-/** One enterprise key, hashed as the service stores keys, with limits (open orders too) no run can reach. */
-export async function insertKey(client, key) {
+/**
+ * One enterprise key, hashed as the service stores keys: by default with limits (open orders too)
+ * no run can reach and the default scopes; the parity check's refusals use a key of one scope and
+ * a key of one request a minute.
+ */
+export async function insertKey(
+  client,
+  key,
+  { name = 'bench', perMinute = 1_000_000_000, scopes = null } = {},
+) {
   await client.query(
-    `INSERT INTO api_keys (name, plan, per_minute, per_day, open_orders, prefix, hash)
-     VALUES ('bench', 'enterprise', 1000000000, 1000000000, 1000000000, $1, $2)`,
-    [key.slice(0, 13), createHash('sha256').update(key).digest('hex')],
+    `INSERT INTO api_keys (name, plan, per_minute, per_day, open_orders, prefix, hash, scopes)
+     VALUES ($1, 'enterprise', $2, 1000000000, 1000000000, $3, $4,
+             COALESCE($5::text[], ARRAY['pets:read', 'pets:write', 'orders:read', 'orders:write']))`,
+    [name, perMinute, key.slice(0, 13), createHash('sha256').update(key).digest('hex'), scopes],
   );
 }
+
+/** A new random key of the service's live prefix. */
+const newKey = () => `pet_live_${randomBytes(32).toString('base64url')}`;
 
 /**
  * The run's environment: a database on the PostgreSQL of DATABASE_URL and a key prefix on the
@@ -71,9 +89,14 @@ export class BenchEnvironment {
     this.databases = [];
     this.redisPrefix = `pet-bench:${stamp}:`;
     this.stamp = stamp;
-    this.key = `pet_live_${randomBytes(32).toString('base64url')}`;
+    this.key = newKey();
     this.auth = { authorization: `Bearer ${this.key}` };
-    this.processes = new Processes(root, { profileDir: settings.profileDir });
+    /** Keys for the parity check's refusals: one that may only read, one of 1 request a minute. */
+    this.readOnlyKey = newKey();
+    this.limitedKey = newKey();
+    this.node = nodeBinary(settings.node);
+    this.nodeVersion = execFileSync(this.node, ['--version']).toString().trim();
+    this.processes = new Processes(root, { profileDir: settings.profileDir, node: this.node });
     this.admin = new pg.Client({ connectionString: this.serverUrl.toString() });
     this.env = {
       NODE_ENV: 'production',
@@ -113,7 +136,7 @@ export class BenchEnvironment {
         cpus: cpus().length,
         model: cpus()[0].model.trim(),
         memoryGb: Math.round(totalmem() / 2 ** 30),
-        node: process.version,
+        node: this.nodeVersion,
         postgres: await version("SELECT split_part(version(), ' on ', 1) AS v"),
         redis: /redis_version:(\S+)/.exec(await redis.info('server'))[1],
       };

@@ -41,7 +41,10 @@ const DEPRECATION_HEADERS = {
   sunset: SUNSET.toUTCString(),
   link: `<${PUBLIC_BASE_URL}/pets>; rel="successor-version"`,
 };
-const COLUMNS = 'id, name, category_id, status';
+const instant = (column) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const COLUMNS = `id, name, category_id, status, version,
+  ${instant('created_at')} AS created_at, ${instant('updated_at')} AS updated_at`;
 
 class Refusal {
   constructor(status, code, message, headers = {}) {
@@ -58,7 +61,7 @@ async function apiKey(authorization) {
   if (!entry || entry.expires <= now) {
     const { rows } = await pool.query({
       name: 'key',
-      text: 'SELECT id, plan, per_minute, per_day FROM api_keys WHERE hash = $1 AND revoked_at IS NULL',
+      text: 'SELECT id, plan, per_minute, per_day, scopes FROM api_keys WHERE hash = $1 AND revoked_at IS NULL',
       values: [hash],
     });
     entry = { row: rows[0] ?? null, expires: now + 2000 };
@@ -79,6 +82,9 @@ const toPet = (r) => ({
   name: r.name,
   categoryId: Number(r.category_id),
   status: r.status,
+  version: r.version,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 async function listPets(search, headers) {
@@ -99,12 +105,13 @@ async function listPets(search, headers) {
   const { rows } = status
     ? await pool.query({
         name: 'page_by_status',
-        text: `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
+        text: `SELECT ${COLUMNS} FROM pets
+               WHERE deleted_at IS NULL AND status = $1 AND id > $2 ORDER BY id LIMIT $3`,
         values: [status, after ?? '0', size + 1],
       })
     : await pool.query({
         name: 'page',
-        text: `SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`,
+        text: `SELECT ${COLUMNS} FROM pets WHERE deleted_at IS NULL AND id > $1 ORDER BY id LIMIT $2`,
         values: [after ?? '0', size + 1],
       });
   const page = rows.slice(0, size).map(toPet);
@@ -118,16 +125,17 @@ async function listPets(search, headers) {
   return [200, page];
 }
 
-async function getPet(petId) {
+async function getPet(petId, headers) {
   if (Date.now() >= SUNSET.getTime())
     throw new Refusal(410, 'gone', 'GET /v1/pets/{petId} was removed.');
   if (int64(petId, 1n) === null) throw invalid(`petId must be an integer from 1 to ${INT64_MAX}.`);
   const { rows } = await pool.query({
     name: 'find_by_id',
-    text: `SELECT ${COLUMNS} FROM pets WHERE id = $1`,
+    text: `SELECT ${COLUMNS} FROM pets WHERE id = $1 AND deleted_at IS NULL`,
     values: [petId],
   });
   if (!rows[0]) throw new Refusal(404, 'not_found', `No pet with id ${petId}.`);
+  headers.etag = `"${rows[0].version}"`;
   return [200, toPet(rows[0])];
 }
 
@@ -164,11 +172,14 @@ async function createPet(req, headers) {
   if (!STATUSES.has(status)) throw invalid('status must be one of available, pending, sold');
   const { rows } = await pool.query({
     name: 'insert',
-    text: `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+    // The pet's category is created with it, unnamed, when no category has that id yet.
+    text: `WITH category AS (INSERT INTO categories (id) VALUES ($2) ON CONFLICT DO NOTHING)
+           INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
     values: [name, String(categoryId), status],
   });
   const pet = toPet(rows[0]);
   headers.location = `${PUBLIC_BASE_URL}/pets/${pet.id}`;
+  headers.etag = `"${pet.version}"`;
   return [201, pet];
 }
 
@@ -187,7 +198,7 @@ async function handle(req, res, headers) {
   const petId = /^\/v1\/pets\/([^/]+)$/.exec(path)?.[1];
   if (petId !== undefined && req.method === 'GET') Object.assign(headers, DEPRECATION_HEADERS);
 
-  // The order of checks of the service: rate limit (per key, or per address), key, input.
+  // The order of checks of the service: rate limit (per key, or per address), key, scope, input.
   const key = await apiKey(req.headers.authorization);
   const hit = await windows.hit({
     subject: key ? `key:${key.id}` : `ip:${req.socket.remoteAddress}`,
@@ -214,9 +225,15 @@ async function handle(req, res, headers) {
       'www-authenticate': req.headers.authorization ? 'Bearer error="invalid_token"' : 'Bearer',
     });
   }
+  const scope = req.method === 'POST' ? 'pets:write' : 'pets:read';
+  if (!key.scopes.includes(scope)) {
+    throw new Refusal(403, 'forbidden', `The API key lacks the scope ${scope}.`, {
+      'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+    });
+  }
   if (path === '/v1/pets' && req.method === 'GET') return listPets(search, headers);
   if (path === '/v1/pets' && req.method === 'POST') return createPet(req, headers);
-  if (petId !== undefined && req.method === 'GET') return getPet(petId);
+  if (petId !== undefined && req.method === 'GET') return getPet(petId, headers);
   throw new Refusal(404, 'not_found', `No route for ${req.method} ${path}.`);
 }
 

@@ -6,9 +6,15 @@ const flag = (argv, name, fallback) => {
   return arg.includes('=') ? Number(arg.split('=')[1]) : true;
 };
 
+const stringOption = (argv, name) =>
+  argv.find((a) => a.startsWith(`--${name}=`))?.slice(`--${name}=`.length);
+
+/** --node=26, --node=/path/to/node, or BENCH_NODE; undefined: the Node running the bench. */
+const nodeOption = (argv) => stringOption(argv, 'node') ?? (process.env.BENCH_NODE || undefined);
+
 /**
  * --rows=N pets (10000), --rounds=N (5), --seconds=N per measurement (5), --warmup=N (3),
- * --connections=N (20), --half-rate-seconds=N per fixed-rate measurement (10, in up to 3 rounds);
+ * --connections=N (50), --half-rate-seconds=N per fixed-rate measurement (10, in up to 3 rounds);
  * --million: also compare list pages at 1,000,000 rows (--large-rows=N) against --rows, on a
  * second database and instance; the store's operations always run on a database of --large-rows
  * pets (--rows with --smoke); --scale-out: also run two service instances against one;
@@ -20,6 +26,12 @@ const flag = (argv, name, fallback) => {
  * --capacity: only the capacity scenario (what one request costs the service, Redis and PostgreSQL,
  * per operation and per mix, and the instances each tier carries), written to docs/capacity.md;
  * --pg-cores=N: the cores of the PostgreSQL primary it plans for (8);
+ * --node=26 (or BENCH_NODE=26): the servers run on that Node.js major version, installed on demand
+ * into .cache/ (scripts/node-binary.mjs), or on the binary at --node=/path; the report and the
+ * figures of docs/performance.md are that Node's own (bench/results/latest-node26.*);
+ * --compare=<checkout>: only an A/B comparison of this build (B) with another checkout's built
+ * service (A), e.g. a worktree of the commit before a change; --compare=. measures the noise
+ * (bench/results/compare.md);
  * --smoke: one short round of everything, to check that the benchmark works (CI): it writes
  * bench/results/ only, never docs/performance.md.
  */
@@ -31,7 +43,7 @@ export function options(argv) {
     rounds: short('rounds', 5),
     seconds: short('seconds', 5),
     warmup: short('warmup', 3),
-    connections: flag(argv, 'connections', 20),
+    connections: flag(argv, 'connections', 50),
     halfRateSeconds: short('half-rate-seconds', 10),
     million: flag(argv, 'million', false),
     largeRows: flag(argv, 'large-rows', 1_000_000),
@@ -41,6 +53,8 @@ export function options(argv) {
     profile: flag(argv, 'profile', false),
     capacity: flag(argv, 'capacity', false),
     pgCores: flag(argv, 'pg-cores', 8),
+    node: nodeOption(argv),
+    compare: stringOption(argv, 'compare'),
     smoke,
     command: `npm run bench -- ${argv.join(' ')}`.trim(),
   };

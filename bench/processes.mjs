@@ -4,6 +4,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 
+/**
+ * The Node options `npm run start:prod` gives the service (the image runs the same): the bench
+ * starts it as production does.
+ */
+export function serviceNodeOptions(root) {
+  const script = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts['start:prod'];
+  const match = /^node((?: --[^ ]+)*) dist\/src\/main$/.exec(script);
+  if (!match) throw new Error(`start:prod is not "node [--options] dist/src/main": ${script}`);
+  return match[1].split(' ').filter(Boolean);
+}
+
 /** Linux counts process CPU time in ticks of 1/100 s. */
 const TICKS_PER_SECOND = 100;
 
@@ -33,10 +44,16 @@ export const peakRssMb = (pid) => statusField(pid, 'VmHWM');
 export class Processes {
   children = [];
 
-  /** With `profileDir`, each service instance writes a V8 CPU profile there when it exits. */
-  constructor(root, { profileDir } = {}) {
+  /**
+   * With `profileDir`, each service instance writes a V8 CPU profile there when it exits. `node`:
+   * the Node.js binary the servers run on (the load generator runs on this process's).
+   */
+  constructor(root, { profileDir, node = process.execPath } = {}) {
     this.root = root;
     this.profileDir = profileDir;
+    this.node = node;
+    /** Every server counts its own CPU time and allocations between two messages (probe.cjs). */
+    this.probe = ['--require', join(root, 'bench', 'probe.cjs')];
   }
 
   /** Node's options that make a process write its CPU profile on exit, when profiling. */
@@ -46,15 +63,23 @@ export class Processes {
       : [];
   }
 
-  /** The service from `dist/`, as `npm start` runs it. */
-  async service(name, port, env) {
-    const args = [...this.profiling(name), join(this.root, 'dist/src/main.js')];
-    const child = spawn(process.execPath, args, {
+  /**
+   * The service from `dist/`, as `npm start` runs it; with `root`, another checkout's build (and its
+   * own Node options), for an A/B comparison.
+   */
+  async service(name, port, env, { root = this.root } = {}) {
+    const args = [
+      ...serviceNodeOptions(root),
+      ...this.probe,
+      ...this.profiling(name),
+      join(root, 'dist/src/main.js'),
+    ];
+    const child = spawn(this.node, args, {
       env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     this.children.push(child);
-    const target = { name, pid: child.pid, url: `http://127.0.0.1:${port}` };
+    const target = { name, pid: child.pid, url: `http://127.0.0.1:${port}`, child };
     await waitReady(target.url, child);
     return target;
   }
@@ -70,14 +95,15 @@ export class Processes {
   async script(name, file, port, env) {
     const child = fork(join(this.root, 'bench', file), [], {
       env: { ...process.env, ...env, PORT: String(port) },
-      execArgv: this.profiling(name),
+      execPath: this.node,
+      execArgv: [...this.probe, ...this.profiling(name)],
     });
     this.children.push(child);
     await new Promise((resolve, reject) => {
       child.once('message', resolve);
       child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
     });
-    return { name, pid: child.pid, url: `http://127.0.0.1:${port}` };
+    return { name, pid: child.pid, url: `http://127.0.0.1:${port}`, child };
   }
 
   /** Stops one of them, and waits until it has exited. */
@@ -112,6 +138,21 @@ async function waitReady(url, child) {
   throw new Error(`${url} did not become ready`);
 }
 
+/** Asks a server's probe (probe.cjs) to start counting, or to stop and tell what it counted. */
+function probe(target, command) {
+  const { child } = target;
+  if (!child?.connected) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const answer = (message) => {
+      if (message?.probe !== (command === 'start' ? 'started' : 'stopped')) return;
+      child.off('message', answer);
+      resolve(message.figures ?? null);
+    };
+    child.on('message', answer);
+    child.send({ probe: command });
+  });
+}
+
 const load = (options) =>
   new Promise((resolve, reject) =>
     autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
@@ -124,6 +165,7 @@ const load = (options) =>
  * `rate`: a fixed overall rate in requests per second instead of as many as the server takes.
  */
 export async function measure(target, { seconds, connections, rate, requests, ...op }) {
+  await probe(target, 'start');
   const cpuBefore = cpuMs(target.pid);
   const machineBefore = machineTicks();
   let rssMax = rssMb(target.pid);
@@ -141,6 +183,8 @@ export async function measure(target, { seconds, connections, rate, requests, ..
     });
     const total = result.requests.total;
     const machine = machineTicks();
+    const cpuTicksMs = cpuMs(target.pid) - cpuBefore;
+    const probed = await probe(target, 'stop');
     return {
       rps: total / result.duration,
       requests: total,
@@ -149,7 +193,12 @@ export async function measure(target, { seconds, connections, rate, requests, ..
       p99: result.latency.p99,
       errors: result.errors + result.timeouts,
       non2xx: result.non2xx,
-      cpuMsPerRequest: total ? (cpuMs(target.pid) - cpuBefore) / total : 0,
+      // The probe's count is to the microsecond; /proc's, the fallback, to 10 ms.
+      cpuMsPerRequest: total ? (probed ? probed.cpuUs / 1000 : cpuTicksMs) / total : 0,
+      /** Bytes the server's JavaScript heap allocated per request, and its collections. */
+      kbAllocatedPerRequest: probed && total ? probed.allocatedBytes / 1024 / total : null,
+      scavengesPer1000: probed && total ? (1000 * probed.scavenges) / total : null,
+      gcUsPerRequest: probed && total ? probed.gcUs / total : null,
       rssMaxMb: rssMax,
       /** How busy the machine's cores were meanwhile: every process, the load generator included. */
       machineBusyPct:

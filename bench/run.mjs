@@ -12,6 +12,8 @@ import { profileSummary } from './profile.mjs';
 import { peakRssMb } from './processes.mjs';
 import { markdown } from './report.mjs';
 import { measureCapacity } from './scenarios/capacity.mjs';
+import { measureCatalogue } from './scenarios/catalogue.mjs';
+import { comparisonMarkdown, measureComparison } from './scenarios/compare.mjs';
 import { measureDataScale } from './scenarios/data-scale.mjs';
 import { measureHalfRate } from './scenarios/half-rate.mjs';
 import { measureOperations } from './scenarios/operations.mjs';
@@ -71,6 +73,19 @@ try {
   await main.client.connect();
   await seedPets(main.client, settings.rows);
   await insertKey(main.client, bench.key);
+  await insertKey(main.client, bench.readOnlyKey, { name: 'read-only', scopes: ['pets:read'] });
+  await insertKey(main.client, bench.limitedKey, { name: 'limited', perMinute: 1 });
+  if (settings.compare) {
+    // An A/B comparison of two builds alone, with a report of its own.
+    const comparison = await measureComparison(bench, env, hotOperations(settings.rows));
+    const text = comparisonMarkdown(comparison, settings, bench.commit());
+    mkdirSync(results, { recursive: true });
+    writeFileSync(join(results, 'compare.md'), `${text}\n`);
+    writeFileSync(join(results, 'compare.json'), `${JSON.stringify(comparison, null, 2)}\n`);
+    console.log(`\n${text}\n\nWritten to bench/results/compare.md and compare.json.`);
+    await bench.close();
+    process.exit(0);
+  }
   const floor = await bench.processes.script('floor', 'floor-server.mjs', 4302, env);
   const ceiling = await bench.processes.script('ceiling', 'ceiling-server.mjs', 4303, env);
 
@@ -88,6 +103,7 @@ try {
     : undefined;
   const soak = settings.soak ? await measureSoak(bench, service, operations) : undefined;
   const store = await measureStore(bench);
+  const catalogue = await measureCatalogue(bench);
 
   report = {
     date: new Date().toISOString(),
@@ -111,24 +127,38 @@ try {
     scaleOut,
     soak,
     store,
+    catalogue,
   };
 } finally {
   await bench.close();
 }
 
 const text = markdown(report);
+// A run on another Node than the bench's own keeps its own files and its own section of the docs.
+const major = Number(/^v(\d+)/.exec(bench.nodeVersion)[1]);
+const name = bench.node === process.execPath ? 'latest' : `latest-node${major}`;
 mkdirSync(results, { recursive: true });
-writeFileSync(join(results, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-writeFileSync(join(results, 'latest.md'), `${text}\n`);
-console.log(`\n${text}\n\nWritten to bench/results/latest.json and bench/results/latest.md.`);
+writeFileSync(join(results, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(join(results, `${name}.md`), `${text}\n`);
+console.log(`\n${text}\n\nWritten to bench/results/${name}.json and bench/results/${name}.md.`);
 
 if (!settings.smoke && !settings.profile) {
-  // The figures replace those below the marker; the text above it is the project's own.
+  // The figures replace those between the markers of this Node; the rest is the project's own text.
   const docs = join(root, 'docs', 'performance.md');
-  const marker = '<!-- npm run bench writes everything below this line. -->';
-  const [head] = readFileSync(docs, 'utf8').split(marker);
-  writeFileSync(docs, `${head}${marker}\n\n${text}\n`);
-  console.log('Written to docs/performance.md.');
+  const begin = `<!-- npm run bench on Node ${major} writes from here -->`;
+  const end = `<!-- to here (Node ${major}) -->`;
+  const current = readFileSync(docs, 'utf8');
+  const section = `${begin}\n\n${text}\n\n${end}`;
+  const [before, rest] = current.split(begin);
+  const updated =
+    rest === undefined
+      ? `${current.trimEnd()}\n\n## The latest run on Node ${major}\n\n${section}\n`
+      : `${before}${section}${rest.split(end)[1] ?? '\n'}`;
+  // Formatted as the project's own text is, so that a run leaves `npm run lint` green.
+  const prettier = await import('prettier');
+  const style = await prettier.resolveConfig(docs);
+  writeFileSync(docs, await prettier.format(updated, { ...style, filepath: docs }));
+  console.log(`Written to docs/performance.md (Node ${major}).`);
 }
 
 if (settings.profile) {

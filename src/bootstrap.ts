@@ -97,7 +97,13 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   if (config.http.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.http.corsOrigins,
-      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+      allowedHeaders: [
+        'Authorization',
+        'Content-Type',
+        'Idempotency-Key',
+        'If-Match',
+        'X-Request-Id',
+      ],
       exposedHeaders: [
         'Location',
         'Link',
@@ -111,6 +117,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
         'Deprecation',
         'Sunset',
         'Idempotent-Replayed',
+        'ETag',
       ],
     });
   }

@@ -60,5 +60,10 @@ describe('a stream of creates across a database outage', () => {
     );
     const stored = new Map(rows.map((row) => [Number(row.id), row.name]));
     for (const [id, name] of acknowledged) expect(stored.get(id)).toBe(name);
+    // Each stored pet has its one event, and no event is left of a create that rolled back.
+    const events: { id: number }[] = await direct.dataSource.query(
+      `SELECT (data->>'id')::int AS id FROM events WHERE type = 'pet.created' ORDER BY 1`,
+    );
+    expect(events.map(({ id }) => id)).toEqual([...stored.keys()].sort((a, b) => a - b));
   });
 });

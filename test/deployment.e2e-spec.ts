@@ -78,9 +78,12 @@ describe('deployment safety', () => {
       rmSync(parent, { recursive: true, force: true });
     });
     const embedded = () => ({ DATABASE_URL: undefined, DATA_DIR: dataDir });
+    // The embedded engine's first start creates its files (about 5 s alone); on a 2-core machine
+    // loaded by other suites it took over the default 20 s.
+    const startEmbedded = () => startService(embedded(), 40_000);
 
     it('the second refuses in one line naming the directory and the holder; the first keeps serving and its data', async () => {
-      first = await startService(embedded());
+      first = await startEmbedded();
       const key = /Bearer (pet_live_[A-Za-z0-9_-]{43})/.exec(first.output())![1];
       const api = apiClient(first.url, { authorization: `Bearer ${key}` });
       const rex = await api.post('/v1/pets').send({ name: 'Rex', categoryId: 1 }).expect(201);
@@ -96,7 +99,7 @@ describe('deployment safety', () => {
 
       // Stopped and started again, it has lost nothing that was answered.
       await stopService(first);
-      first = await startService(embedded());
+      first = await startEmbedded();
       const again = apiClient(first.url, { authorization: `Bearer ${key}` });
       expect((await again.get('/v1/pets')).body).toEqual([rex.body, tom.body]);
       expectError(await apiClient(first.url).get('/v1/pets'), 401, 'unauthorized');

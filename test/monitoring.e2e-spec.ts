@@ -127,6 +127,9 @@ describe('monitoring (deploy/prometheus.yml, deploy/grafana)', () => {
           'http_requests_total',
           'rate_limit_decisions_total',
           'rate_limit_redis_up',
+          'webhook_attempt_duration_seconds_bucket',
+          'webhook_delivery_attempts_total',
+          'webhook_oldest_pending_delivery_age_seconds',
         ]),
       );
       expect(expressions(dashboard).join('\n')).toMatch(/by \(operation(, le)?\)/);

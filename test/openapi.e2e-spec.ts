@@ -118,6 +118,63 @@ describe('the OpenAPI document and the health endpoints', () => {
     );
   });
 
+  it('has the four catalogue operations, beta, tagged animals or categories, each with its scope', () => {
+    const catalogue = [
+      ['/pets/{petId}', 'patch', 'updatePet', 'animals', 'pets:write'],
+      ['/pets/{petId}', 'delete', 'deletePet', 'animals', 'pets:write'],
+      ['/categories', 'get', 'listCategories', 'categories', 'pets:read'],
+      ['/categories/{categoryId}', 'put', 'putCategory', 'categories', 'pets:write'],
+    ] as const;
+    for (const [path, method, id, tag, scope] of catalogue) {
+      const o = operation(path, method);
+      expect(o.operationId).toBe(id);
+      expect(o.tags).toEqual([tag]);
+      expect(o['x-stability']).toBe('beta');
+      expect(o['x-required-scopes']).toEqual([scope]);
+      for (const response of Object.values(o.responses)) {
+        expect(response.headers ?? {}).toHaveProperty('X-API-Stability');
+      }
+    }
+    const update = operation('/pets/{petId}', 'patch') as Operation & {
+      parameters: { name: string; in: string }[];
+    };
+    expect(Object.keys(update.requestBody!.content)).toEqual([
+      'application/json',
+      'application/merge-patch+json',
+    ]);
+    expect(Object.keys(update.responses)).toEqual(expect.arrayContaining(['409', '412']));
+    for (const [path, method] of [
+      ['/pets/{petId}', 'patch'],
+      ['/pets/{petId}', 'delete'],
+    ]) {
+      const parameters = (operation(path, method) as typeof update).parameters;
+      expect(parameters).toContainEqual(
+        expect.objectContaining({ name: 'If-Match', in: 'header' }),
+      );
+    }
+    for (const [path, method, status] of [
+      ['/pets', 'post', '201'],
+      ['/pets/{petId}', 'get', '200'],
+      ['/pets/{petId}', 'patch', '200'],
+    ]) {
+      expect(operation(path, method).responses[status].headers).toHaveProperty('ETag');
+    }
+    expect(Object.keys(operation('/categories/{categoryId}', 'put').responses)).toEqual(
+      expect.arrayContaining(['200', '201', '409']),
+    );
+    const schemas = document.components.schemas as unknown as Record<
+      string,
+      { required?: string[]; properties: Record<string, { readOnly?: boolean }> }
+    >;
+    expect(schemas.Category.required).toEqual(['id', 'name']);
+    expect(schemas.Pet.required).toEqual(
+      expect.arrayContaining(['version', 'createdAt', 'updatedAt']),
+    );
+    for (const field of ['version', 'createdAt', 'updatedAt']) {
+      expect(schemas.Pet.properties[field].readOnly).toBe(true);
+    }
+  });
+
   it('states the scopes of every operation: none is left open to any key', () => {
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, o] of Object.entries(item)) {

@@ -1,5 +1,6 @@
 import { apiClient, expectError } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
+import { petBody } from './support/pets';
 
 describe('POST /v1/pets', () => {
   let t: TestApp;
@@ -20,7 +21,10 @@ describe('POST /v1/pets', () => {
   it('answers 201 with the pet, its new id, the default status and its Location', async () => {
     const response = await api.post('/v1/pets').send({ name: 'Rex', categoryId: 7 });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ id: 1, name: 'Rex', categoryId: 7, status: 'available' });
+    expect(response.body).toEqual(
+      petBody({ id: 1, name: 'Rex', categoryId: 7, status: 'available' }),
+    );
+    expect(response.headers.etag).toBe('"1"');
     expect(response.headers.location).toBe('https://pets.example/v1/pets/1');
     expect(response.headers['content-type']).toMatch(/^application\/json/);
   });

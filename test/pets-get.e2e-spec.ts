@@ -1,5 +1,6 @@
 import { apiClient, expectError, request, Response } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
+import { petBody } from './support/pets';
 
 const BASE = 'https://pets.example/v1';
 
@@ -24,7 +25,8 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
   it('returns the pet with the deprecation headers', async () => {
     const response = await api.get('/v1/pets/1');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ id: 1, name: 'Rex', categoryId: 3, status: 'sold' });
+    expect(response.body).toEqual(petBody({ id: 1, name: 'Rex', categoryId: 3, status: 'sold' }));
+    expect(response.headers.etag).toBe('"1"');
     expectDeprecationHeaders(response);
   });
 

@@ -1,5 +1,6 @@
 import { apiClient, expectError } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
+import { petBody } from './support/pets';
 
 const BASE = 'https://pets.example/v1';
 
@@ -33,7 +34,9 @@ describe('GET /v1/pets', () => {
     expect(response.body.map((p: { id: number }) => p.id)).toEqual(
       Array.from({ length: 20 }, (_, i) => i + 1),
     );
-    expect(response.body[0]).toEqual({ id: 1, name: 'pet 1', categoryId: 1, status: 'pending' });
+    expect(response.body[0]).toEqual(
+      petBody({ id: 1, name: 'pet 1', categoryId: 1, status: 'pending' }),
+    );
     expect(nextLink(response.headers.link)).toBe(`${BASE}/pets?after=20`);
   });
 

@@ -1,6 +1,7 @@
 import Ajv, { ValidateFunction } from 'ajv';
 import fc from 'fast-check';
 import { apiClient, request, Response } from './support/http';
+import { addPet, petBody } from './support/pets';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -77,6 +78,13 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
     });
     expect(typeof response.body.message).toBe('string');
   }
+
+  /** The ids of `count` new pets, for a property to pick from. */
+  const addPets = async (api: ReturnType<typeof apiClient>, count: number) => {
+    const ids: number[] = [];
+    for (let i = 0; i < count; i += 1) ids.push((await addPet(api)).id);
+    return ids;
+  };
 
   /** Any character a name may hold: mostly ASCII, and any other code point but NUL, astral included. */
   const character = fc.oneof(
@@ -200,7 +208,10 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
           const response = await api.post('/v1/pets').send(body);
           expect(response.status).toBe(201);
           expectDocumented('public', '/pets', 'post', response);
-          expect(response.body).toEqual({ id: expect.any(Number), status: 'available', ...body });
+          expect(response.body).toEqual(
+            petBody({ id: expect.any(Number), status: 'available', ...body }),
+          );
+          expect(response.headers.etag).toBe('"1"');
         },
       ),
       { seed, numRuns: runs / 2 },
@@ -251,6 +262,8 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
         limit: fc.integer({ min: 1, max: 100 }).map(String),
         status: fc.constantFrom(...STATUSES),
         after: fc.bigInt({ min: 0n, max: 9223372036854775807n }).map(String),
+        categoryId: fc.integer({ min: 1, max: MAX_SAFE }).map(String),
+        name: validName,
       },
       { requiredKeys: [] },
     );
@@ -268,6 +281,20 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
         ),
       }),
       fc.record({ colour: fc.string() }),
+      fc.record({
+        categoryId: fc.oneof(
+          fc.integer({ max: 0 }).map(String),
+          fc.bigInt({ min: BigInt(MAX_SAFE) + 1n, max: 10n ** 20n }).map(String),
+          fc.constantFrom('1.5', '1e3', '01', ' 1', 'abc', ''),
+        ),
+      }),
+      fc.record({
+        name: fc.oneof(
+          text(101, 140),
+          fc.constantFrom('', ' ', '\t \n'),
+          fc.tuple(text(0, 20), text(0, 20)).map(([a, b]) => `${a}\u0000${b}`),
+        ),
+      }),
     );
     await fc.assert(
       fc.asyncProperty(
@@ -292,15 +319,195 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
     );
   });
 
+  it('PATCH /v1/pets/{petId} applies every valid patch under its precondition, refuses every invalid one, changing nothing', async () => {
+    const api = apiClient(t.url, t.auth);
+    const pets = await addPets(api, 5);
+    const validPatch = fc.record(
+      {
+        name: validName,
+        categoryId: fc.integer({ min: 1, max: MAX_SAFE }),
+        status: fc.constantFrom(...STATUSES),
+      },
+      { requiredKeys: [] },
+    );
+    const invalidPatch = fc.oneof(
+      fc.constantFrom('name', 'categoryId', 'status').map((field) => ({ [field]: null })),
+      validPatch.chain((p) => notAString.map((name) => ({ ...p, name }))),
+      validPatch.chain((p) => hostileName.map((name) => ({ ...p, name }))),
+      validPatch.chain((p) => badCategory.map((categoryId) => ({ ...p, categoryId }))),
+      validPatch.chain((p) =>
+        fc
+          .string()
+          .filter((status) => !(STATUSES as readonly string[]).includes(status))
+          .map((status) => ({ ...p, status })),
+      ),
+      validPatch.chain((p) =>
+        fc
+          .constantFrom('id', 'version', 'createdAt', 'updatedAt', 'deletedAt', 'extra')
+          .map((k) => ({ ...p, [k]: 1 })),
+      ),
+      fc.oneof(fc.array(fc.integer(), { maxLength: 3 }), fc.string(), fc.integer()),
+    );
+    /** The If-Match a client sends, and what it asks: the current ETag, another, or nothing. */
+    const ifMatch = fc.oneof(
+      fc.constant({ kind: 'none' as const }),
+      fc.constant({ kind: 'current' as const }),
+      fc.constant({ kind: 'any' as const, header: '*' }),
+      fc.integer({ min: 1, max: 5 }).map((n) => ({ kind: 'stale' as const, n })),
+      fc.constant({ kind: 'weak' as const }),
+      fc
+        .oneof(
+          fc.integer({ min: 1, max: 10 }).map(String),
+          fc.constantFrom('"1', 'W/ "1"', 'w/"1"', '*, "1"', '"1" "2"', '"a"b"', ''),
+          // Without a double quote only `*` could be an If-Match value.
+          fc
+            .string({ unit: 'grapheme-ascii', maxLength: 20 })
+            .filter((v) => !v.includes('"') && v.trim() !== '*'),
+        )
+        .map((header) => ({ kind: 'malformed' as const, header })),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...pets),
+        fc.oneof(
+          validPatch.map((body) => ({ valid: true, body: JSON.stringify(body), patch: body })),
+          fc
+            .oneof(
+              invalidPatch.map((body) => JSON.stringify(body)),
+              inexactInteger.map((literal) => `{"categoryId":${literal}}`),
+              deepBody(validPatch, ['name', 'categoryId', 'status']),
+            )
+            .map((body) => ({ valid: false, body, patch: {} })),
+        ),
+        ifMatch,
+        fc.constantFrom('application/json', 'application/merge-patch+json'),
+        async (id, { valid, body, patch }, precondition, contentType) => {
+          const before = (await api.get(`/v1/pets/${id}`)).body;
+          const header =
+            precondition.kind === 'none'
+              ? undefined
+              : precondition.kind === 'current'
+                ? `"${before.version}"`
+                : precondition.kind === 'stale'
+                  ? `"${before.version + precondition.n}"`
+                  : precondition.kind === 'weak'
+                    ? `W/"${before.version}"`
+                    : precondition.header;
+          let call = api.patch(`/v1/pets/${id}`).set('content-type', contentType);
+          if (header !== undefined) call = call.set('if-match', header);
+          const response = await call.send(body);
+          expectDocumented('public', '/pets/{petId}', 'patch', response);
+          if (!valid || precondition.kind === 'malformed') {
+            expectRefusal(response, 400, 'validation_failed');
+          } else if (precondition.kind === 'stale' || precondition.kind === 'weak') {
+            expectRefusal(response, 412, 'precondition_failed');
+          } else {
+            expect(response.status).toBe(200);
+            const expected = { ...before, ...patch };
+            const changed = ['name', 'categoryId', 'status'].some(
+              (field) => expected[field] !== before[field],
+            );
+            expect(response.body).toMatchObject({
+              ...expected,
+              version: before.version + (changed ? 1 : 0),
+              updatedAt: expect.any(String),
+            });
+            expect(response.headers.etag).toBe(`"${response.body.version}"`);
+            return;
+          }
+          expect((await api.get(`/v1/pets/${id}`)).body).toEqual(before);
+        },
+      ),
+      { seed, numRuns: runs / 2 },
+    );
+  });
+
+  it('DELETE /v1/pets/{petId} answers 204, 404, 412 or 400 to every id and If-Match, never a 5xx', async () => {
+    const api = apiClient(t.url, t.auth);
+    const pets = await addPets(api, 40);
+    const id = fc.oneof(
+      fc.constantFrom(...pets).map(String),
+      fc.bigInt({ min: 1n, max: 9223372036854775807n }).map(String),
+      fc.constantFrom('0', '-1', '1.5', '01', 'abc', '9223372036854775808'),
+    );
+    const ifMatch = fc.option(
+      fc.oneof(
+        fc.constantFrom('"1"', '"2"', 'W/"1"', '*', '"1", "2"'),
+        fc.string({ unit: 'grapheme-ascii', maxLength: 20 }),
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(id, ifMatch, async (petId, header) => {
+        let call = api.delete(`/v1/pets/${encodeURIComponent(petId)}`);
+        if (header !== null) call = call.set('if-match', header);
+        const response = await call;
+        expect([204, 400, 404, 412]).toContain(response.status);
+        if (response.status !== 204) {
+          expectRefusal(response, response.status, response.body.code);
+          expectDocumented('public', '/pets/{petId}', 'delete', response);
+        }
+      }),
+      { seed, numRuns: runs / 4 },
+    );
+  });
+
+  it('the categories answer every name and query as documented: 200, 201, 409 or 400, never a 5xx', async () => {
+    const api = apiClient(t.url, t.auth);
+    const categoryName = text(1, 50).filter((s) => /\S/.test(s));
+    const validPut = fc.record({
+      id: fc.oneof(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: MAX_SAFE })),
+      body: fc.record({ name: fc.oneof(categoryName, fc.constantFrom('Dogs', 'DOGS', 'dogs')) }),
+    });
+    const invalidPut = fc.oneof(
+      fc.record({
+        id: fc.oneof(
+          fc.constantFrom('0', '-1', '1.5', 'abc', '9007199254740992', '9223372036854775808'),
+        ),
+        body: fc.record({ name: categoryName }),
+      }),
+      fc.record({
+        id: fc.integer({ min: 1, max: 30 }),
+        body: fc.oneof(
+          fc.record({ name: fc.oneof(text(51, 80), notAString, hostileName) }),
+          fc.record({ name: categoryName, id: fc.integer() }),
+          fc.constant({}),
+        ),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          validPut.map((call) => ({ ...call, valid: true })),
+          invalidPut.map((call) => ({ ...call, valid: false })),
+        ),
+        async ({ id, body, valid }) => {
+          const response = await api
+            .put(`/v1/categories/${encodeURIComponent(String(id))}`)
+            .send(body);
+          expectDocumented('public', '/categories/{categoryId}', 'put', response);
+          if (!valid) return expectRefusal(response, 400, 'validation_failed');
+          expect([200, 201, 409]).toContain(response.status);
+          if (response.status === 409) expect(response.body.code).toBe('already_exists');
+          else expect(response.body).toEqual({ id, name: (body as { name: string }).name });
+        },
+      ),
+      { seed, numRuns: runs / 2 },
+    );
+    const listed = await api.get('/v1/categories?limit=100');
+    expect(listed.status).toBe(200);
+    expectDocumented('public', '/categories', 'get', listed);
+    const lowered = listed.body
+      .map((c: { name: string | null }) => c.name?.toLowerCase())
+      .filter((name: string | undefined) => name !== undefined);
+    expect(new Set(lowered).size).toBe(lowered.length);
+  });
+
   it('the store answers every order and update body as documented: 2xx, 404, 409 or 400, never a 5xx', async () => {
     const api = apiClient(t.url, t.auth);
     const shelter = apiClient(t.url, (await t.issueKey({ scopes: ['orders:manage'] })).auth);
     const ORDER_STATUSES = ['placed', 'approved', 'delivered', 'cancelled'];
     // Pets to order: the ids the property picks from, beside ids no pet has.
-    const pets = [];
-    for (let i = 0; i < 5; i += 1) {
-      pets.push((await api.post('/v1/pets').send({ name: 'Rex', categoryId: 1 })).body.id);
-    }
+    const pets = await addPets(api, 5);
     const validOrder = fc.record({
       petId: fc.oneof(fc.constantFrom(...pets), fc.integer({ min: 1, max: MAX_SAFE })),
     });

@@ -1,4 +1,11 @@
-import { createPetAdoptionClient, NewOrder, NewPet } from '../clients/typescript/src';
+import {
+  CategoryUpdate,
+  createPetAdoptionClient,
+  NewOrder,
+  NewPet,
+  PetUpdate,
+} from '../clients/typescript/src';
+import { petBody } from './support/pets';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -24,12 +31,9 @@ describe('the typed client (clients/typescript)', () => {
     const { data, error, response } = await api.POST('/pets', { body });
     expect(error).toBeUndefined();
     expect(response.status).toBe(201);
-    expect(data).toEqual({
-      id: expect.any(Number),
-      name: 'Rex',
-      categoryId: 1,
-      status: 'available',
-    });
+    expect(data).toEqual(
+      petBody({ id: expect.any(Number), name: 'Rex', categoryId: 1, status: 'available' }),
+    );
   });
 
   it('lists pets with a typed query', async () => {
@@ -69,5 +73,31 @@ describe('the typed client (clients/typescript)', () => {
       message: 'No pet with id 999999.',
       status: 404,
     });
+  });
+  it('renames a pet under its ETag, names its category, finds it, and removes it', async () => {
+    const created = await api.POST('/pets', { body: { name: 'Kit', categoryId: 9 } });
+    const petId = created.data!.id;
+    const body: PetUpdate = { name: 'Kitty' };
+    const renamed = await api.PATCH('/pets/{petId}', {
+      params: { path: { petId }, header: { 'If-Match': created.response.headers.get('etag')! } },
+      body,
+    });
+    expect(renamed.data).toMatchObject({ name: 'Kitty', version: 2 });
+    const stale = await api.PATCH('/pets/{petId}', {
+      params: { path: { petId }, header: { 'If-Match': '"1"' } },
+      body: { status: 'sold' },
+    });
+    expect(stale.error?.code).toBe('precondition_failed');
+    const naming: CategoryUpdate = { name: 'Cats' };
+    const named = await api.PUT('/categories/{categoryId}', {
+      params: { path: { categoryId: 9 } },
+      body: naming,
+    });
+    expect(named.data).toEqual({ id: 9, name: 'Cats' });
+    const found = await api.GET('/pets', { params: { query: { name: 'kitt', categoryId: 9 } } });
+    expect(found.data?.map((pet) => pet.id)).toEqual([petId]);
+    const removed = await api.DELETE('/pets/{petId}', { params: { path: { petId } } });
+    expect(removed.response.status).toBe(204);
+    expect((await api.GET('/categories')).data).toContainEqual({ id: 9, name: 'Cats' });
   });
 });

@@ -455,21 +455,26 @@ export async function measureCapacity(bench) {
   const instant = (c) => `to_char(${c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   const orderColumns = `id, pet_id AS "petId", owner_key_id AS "ownerKeyId", status,
   ${instant('placed_at')} AS "placedAt", ${instant('updated_at')} AS "updatedAt"`;
-  const petColumns = 'id, name, category_id AS "categoryId", status';
+  const petColumns = `id, name, category_id AS "categoryId", status, version,
+  ${instant('created_at')} AS "createdAt", ${instant('updated_at')} AS "updatedAt"`;
   const statements = await statementCosts(db.client, {
     listPets: () => ({
       name: 'capacity_pets_page_by_status',
-      text: `SELECT ${petColumns} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
+      text: `SELECT ${petColumns} FROM pets
+             WHERE deleted_at IS NULL AND status = $1 AND id > $2 ORDER BY id LIMIT $3`,
       values: ['available', 0, 21],
     }),
     getPet: () => ({
       name: 'capacity_pets_find_by_id',
-      text: `SELECT ${petColumns} FROM pets WHERE id = $1`,
+      text: `SELECT ${petColumns} FROM pets WHERE id = $1 AND deleted_at IS NULL`,
       values: [Math.floor(rows / 2)],
     }),
     createPet: () => ({
       name: 'capacity_pets_insert',
-      text: `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${petColumns}`,
+      text: `WITH "category" AS (
+               INSERT INTO categories (id) VALUES ($2) ON CONFLICT DO NOTHING
+             )
+             INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${petColumns}`,
       values: ['Rex', 7, 'available'],
     }),
     placeOrder: () => ({
@@ -477,7 +482,7 @@ export async function measureCapacity(bench) {
       // The repository's statement, which runs after BEGIN and the key's advisory lock.
       text: `WITH "pet" AS (
                UPDATE pets SET status = $3
-                WHERE id = $1 AND status = $2
+                WHERE id = $1 AND status = $2 AND deleted_at IS NULL
                   AND (SELECT count(*) FROM orders
                         WHERE owner_key_id = $4 AND status IN ('placed', 'approved')) < $5
                RETURNING id

@@ -18,7 +18,7 @@ export async function measureDataScale(bench, small, operations) {
       op: () => operations['GET /v1/pets?status=available&limit=20'],
       sql: () => ({
         name: 'first_page_by_status',
-        text: 'SELECT id, name, category_id, status FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3',
+        text: 'SELECT id, name, category_id, status FROM pets WHERE deleted_at IS NULL AND status = $1 AND id > $2 ORDER BY id LIMIT $3',
         values: ['available', 0, 21],
       }),
     },
@@ -26,7 +26,7 @@ export async function measureDataScale(bench, small, operations) {
       op: (maxId) => ({ path: `/v1/pets?limit=20&after=${maxId - 100}`, headers: bench.auth }),
       sql: (maxId) => ({
         name: 'deep_page',
-        text: 'SELECT id, name, category_id, status FROM pets WHERE id > $1 ORDER BY id LIMIT $2',
+        text: 'SELECT id, name, category_id, status FROM pets WHERE deleted_at IS NULL AND id > $1 ORDER BY id LIMIT $2',
         values: [maxId - 100, 21],
       }),
     },

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ApiKeyGuard, ApiKeysModule } from '@pet-adoption/api-keys';
-import { PlanThrottlerGuard, RateLimitModule } from '@pet-adoption/rate-limit';
+import { ApiKeysModule } from '@pet-adoption/api-keys';
+import { RateLimitModule } from '@pet-adoption/rate-limit';
+import { AccessGuard } from './access.guard';
 import { KeyBans } from './key-bans';
 import { AppConfig } from '../platform/config/app-config';
 import { ApiKeyRateLimitSubjectResolver } from './api-key-rate-limit-subject.resolver';
@@ -21,9 +22,10 @@ export function apiKeysFromConfig() {
 }
 
 /**
- * Who may call the API, and how often: API keys and plan-aware rate limits, as two global guards.
- * The rate limiter runs first, so that 401s and 429s alike carry the rate-limit headers, and an
- * address guessing keys is limited before it is told its key is wrong.
+ * Who may call the API, and how often: API keys and plan-aware rate limits, in one global guard
+ * (AccessGuard). The rate limiter decides first, so that 401s and 429s alike carry the rate-limit
+ * headers, and an address guessing keys is limited before it is told its key is wrong; the scope
+ * is checked last.
  */
 @Module({
   imports: [
@@ -43,8 +45,7 @@ export function apiKeysFromConfig() {
     }),
   ],
   providers: [
-    { provide: APP_GUARD, useExisting: PlanThrottlerGuard },
-    { provide: APP_GUARD, useExisting: ApiKeyGuard },
+    { provide: APP_GUARD, useClass: AccessGuard },
     { provide: KeyBans, useClass: RateLimitKeyBans },
   ],
   exports: [KeyBans],

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeyAuthenticator, RequestWithHeaders } from '@pet-adoption/api-keys';
+import { ApiClient, ApiKeyAuthenticator, RequestWithHeaders } from '@pet-adoption/api-keys';
 import {
   RateLimitSubject,
   RateLimitSubjectResolver,
@@ -26,11 +26,16 @@ export class ApiKeyRateLimitSubjectResolver extends RateLimitSubjectResolver {
 
   private async subjectOf(request: RequestWithHeaders): Promise<RateLimitSubject | null> {
     const result = await this.authenticator.authenticate(request);
-    return result.ok ? { id: keySubject(result.client.keyId), limits: result.client.limits } : null;
+    return result.ok ? keySubjectOf(result.client) : null;
   }
 }
 
 /** The rate-limit subject of an API key. */
 export function keySubject(keyId: string): string {
   return `key:${keyId}`;
+}
+
+/** What an API key's requests are counted as: its subject, with its plan's limits. */
+export function keySubjectOf(client: ApiClient): RateLimitSubject {
+  return { id: keySubject(client.keyId), limits: client.limits };
 }

@@ -45,7 +45,21 @@ export const ERROR_CODES = {
     description:
       'The order cannot move to that status from its current one (the message names both).',
   },
+  pet_has_open_order: {
+    status: 409,
+    description:
+      'An open (`placed` or `approved`) order holds the pet: its status follows the order, and it cannot be deleted.',
+  },
+  already_exists: {
+    status: 409,
+    description: 'Another category already has that name (compared case-insensitively).',
+  },
   gone: { status: 410, description: 'The operation has passed its sunset instant.' },
+  precondition_failed: {
+    status: 412,
+    description:
+      "`If-Match` names none of the resource's current entity tags: it changed since it was read, and nothing was changed.",
+  },
   payload_too_large: { status: 413, description: 'The body is larger than 16 KiB.' },
   unsupported_media_type: { status: 415, description: 'The body is not `application/json`.' },
   idempotency_key_reused: {

@@ -14,6 +14,8 @@ const SCOPE_TABLE = {
   'orders:write': { default: true },
   // Everyone's orders: given only when asked for.
   'orders:manage': { default: false },
+  // The key's own webhook endpoints: given only when asked for (and to the first-run key).
+  'webhooks:manage': { default: false },
 } as const satisfies Record<string, { default: boolean }>;
 
 export type Scope = keyof typeof SCOPE_TABLE;

@@ -165,9 +165,12 @@ export function createOpenApiDocument(
       scheme: 'bearer',
       description: 'API key: `Authorization: Bearer <API_KEY>`',
     });
-  // Each feature names its own tag (@Feature): a new feature needs no edit here.
+  // Each feature names its own tag (@Feature): a new feature needs no edit here. Two features may
+  // share one (the event feed and its webhooks): it is listed once.
+  const tags = new Set<string>();
   for (const { tag } of include.map(featureOf).filter((feature) => feature !== undefined)) {
-    builder.addTag(tag.name, tag.description);
+    if (!tags.has(tag.name)) builder.addTag(tag.name, tag.description);
+    tags.add(tag.name);
   }
   if (config.http.stagingBaseUrl) builder.addServer(config.http.stagingBaseUrl, 'Staging');
 

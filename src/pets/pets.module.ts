@@ -3,22 +3,32 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { HttpModule } from '../platform/http/http.module';
 import { CreatePet } from './application/create-pet.use-case';
 import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
+import { DeletePet } from './application/delete-pet.use-case';
 import { GetPet } from './application/get-pet.use-case';
 import { ListPets } from './application/list-pets.use-case';
 import { PetRepository } from './application/pet.repository';
+import { UpdatePet } from './application/update-pet.use-case';
 import { PetsController } from './http/pets.controller';
 import { PetOrmEntity } from './infrastructure/pet.orm-entity';
 import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository';
 import { Feature } from '../platform/features/feature';
+import { EventRecordingModule } from '../platform/events/event-recording.module';
 
 @Feature({ tag: { name: 'animals', description: 'Animals of the pet store' } })
 @Module({
-  imports: [HttpModule, IdempotencyModule, TypeOrmModule.forFeature([PetOrmEntity])],
+  imports: [
+    HttpModule,
+    IdempotencyModule,
+    EventRecordingModule,
+    TypeOrmModule.forFeature([PetOrmEntity]),
+  ],
   controllers: [PetsController],
   providers: [
     ListPets,
     CreatePet,
     GetPet,
+    UpdatePet,
+    DeletePet,
     { provide: PetRepository, useClass: TypeOrmPetRepository },
   ],
 })

@@ -16,13 +16,19 @@ import { OrderOrmEntity } from './infrastructure/order.orm-entity';
 import { SqlPetInventory } from './infrastructure/sql-pet-inventory';
 import { TypeOrmOrderRepository } from './infrastructure/typeorm-order.repository';
 import { Feature } from '../platform/features/feature';
+import { EventRecordingModule } from '../platform/events/event-recording.module';
 
 /** Adoptions: orders that move a pet through its life, and the inventory of pets by status. */
 @Feature({
   tag: { name: 'store', description: 'Adoptions: orders for animals, and the inventory' },
 })
 @Module({
-  imports: [HttpModule, IdempotencyModule, TypeOrmModule.forFeature([OrderOrmEntity])],
+  imports: [
+    HttpModule,
+    IdempotencyModule,
+    EventRecordingModule,
+    TypeOrmModule.forFeature([OrderOrmEntity]),
+  ],
   controllers: [StoreController],
   providers: [
     PlaceOrder,

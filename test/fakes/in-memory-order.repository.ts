@@ -1,3 +1,4 @@
+import { PetPayload } from '../../src/common/events/pet-payload';
 import { PetStatus } from '../../src/common/pet-status';
 import { Inventory, PetInventory } from '../../src/store/application/inventory';
 import {
@@ -10,6 +11,7 @@ import {
   mayPlaceAnother,
   OPEN_STATUSES,
   Order,
+  OrderChange,
   ORDERABLE_PET_STATUS,
   OrderId,
   OrderStatus,
@@ -35,7 +37,26 @@ export class InMemoryOrderRepository extends OrderRepository {
   holdSeconds = 259_200;
   now = () => new Date(this.nowMs).toISOString();
 
-  async place(petId: number, owner: string, openOrderLimit: number): Promise<Order> {
+  /** A pet as the API would answer it: these fakes keep only statuses, so the rest is made up. */
+  petPayload(id: number): PetPayload {
+    const at = this.now();
+    const status = this.pets.get(id)!;
+    return {
+      id,
+      name: `Pet ${id}`,
+      categoryId: 1,
+      status,
+      version: 1,
+      createdAt: at,
+      updatedAt: at,
+    };
+  }
+
+  private changed(order: Order): OrderChange {
+    return { order, pet: this.petPayload(order.petId) };
+  }
+
+  async place(petId: number, owner: string, openOrderLimit: number): Promise<OrderChange> {
     const open = this.rows.filter((o) => o.owner === owner && OPEN_STATUSES.includes(o.status));
     if (!mayPlaceAnother(open.length, openOrderLimit))
       throw new OpenOrderLimitError(openOrderLimit);
@@ -57,7 +78,7 @@ export class InMemoryOrderRepository extends OrderRepository {
     };
     this.rows.push(order);
     this.pets.set(petId, petStatusFor('placed'));
-    return order;
+    return this.changed(order);
   }
 
   async findById(id: OrderId): Promise<Order | null> {
@@ -76,7 +97,10 @@ export class InMemoryOrderRepository extends OrderRepository {
       .slice(0, limit);
   }
 
-  async changeStatus(id: OrderId, decide: (current: Order) => OrderStatus): Promise<Order | null> {
+  async changeStatus(
+    id: OrderId,
+    decide: (current: Order) => OrderStatus,
+  ): Promise<OrderChange | null> {
     const index = this.rows.findIndex((order) => order.id === id);
     if (index < 0) return null;
     const status = decide(this.rows[index]);
@@ -88,10 +112,10 @@ export class InMemoryOrderRepository extends OrderRepository {
       cancelReason: cancelReasonOf(status),
     };
     this.pets.set(this.rows[index].petId, petStatusFor(status));
-    return this.rows[index];
+    return this.changed(this.rows[index]);
   }
 
-  async cancelLapsed(reason: LapseReason, batch: number): Promise<Order[]> {
+  async cancelLapsed(reason: LapseReason, batch: number): Promise<OrderChange[]> {
     const lapsed = this.rows
       .filter(
         (o) =>
@@ -111,7 +135,7 @@ export class InMemoryOrderRepository extends OrderRepository {
         cancelReason: reason,
       };
       this.pets.set(order.petId, petStatusFor('cancelled'));
-      return this.rows[index];
+      return this.changed(this.rows[index]);
     });
   }
 }

@@ -1,24 +1,95 @@
-import { PetPageQuery, PetRepository } from '../../src/pets/application/pet.repository';
-import { NewPet, Pet, PetId } from '../../src/pets/domain/pet';
+import { ChangeRule, PetPageQuery, PetRepository } from '../../src/pets/application/pet.repository';
+import { NewPet, Pet, PetId, PetPatch } from '../../src/pets/domain/pet';
+import { admits, VersionPrecondition } from '../../src/pets/domain/pet-version';
+import { PetVersionMismatchError } from '../../src/pets/domain/pet.errors';
 
-/** A PetRepository kept in an array, for unit tests of the use cases. */
+/**
+ * A PetRepository kept in an array, for unit tests of the use cases: versions counted as the
+ * database counts them, deleted pets kept but never seen, one caller at a time.
+ */
 export class InMemoryPetRepository extends PetRepository {
-  private readonly rows: Pet[] = [];
+  private readonly rows: (Pet & { deleted: boolean })[] = [];
   private lastId = 0;
+  /** Pets an open order holds: tests set them, as the store would. */
+  readonly openOrders = new Set<PetId>();
+  /** The clock, as the database's `now()`; tests move it. */
+  now = '2026-11-23T12:00:00.000Z';
 
   async add(pet: NewPet): Promise<Pet> {
-    const stored = { ...pet, id: ++this.lastId };
-    this.rows.push(stored);
+    const stored = {
+      ...pet,
+      id: ++this.lastId,
+      version: 1,
+      createdAt: this.now,
+      updatedAt: this.now,
+    };
+    this.rows.push({ ...stored, deleted: false });
     return stored;
   }
 
   async findById(id: PetId): Promise<Pet | null> {
-    return this.rows.find((pet) => pet.id === id) ?? null;
+    const row = this.live(id);
+    return row ? this.pet(row) : null;
   }
 
-  async findPage({ status, after = 0, limit }: PetPageQuery): Promise<Pet[]> {
+  async findPage({ status, categoryId, name, after = 0, limit }: PetPageQuery): Promise<Pet[]> {
     return this.rows
-      .filter((pet) => pet.id > after && (!status || pet.status === status))
-      .slice(0, limit);
+      .filter(
+        (pet) =>
+          !pet.deleted &&
+          pet.id > after &&
+          (!status || pet.status === status) &&
+          (categoryId === undefined || pet.categoryId === categoryId) &&
+          (name === undefined || pet.name.toLowerCase().includes(name.toLowerCase())),
+      )
+      .slice(0, limit)
+      .map((row) => this.pet(row));
+  }
+
+  async update(
+    id: PetId,
+    patch: PetPatch,
+    precondition: VersionPrecondition | undefined,
+    rule: ChangeRule,
+  ): Promise<Pet | null> {
+    const row = this.allowed(id, precondition, rule);
+    if (!row) return null;
+    const next = { ...row, ...patch };
+    if (
+      next.name !== row.name ||
+      next.categoryId !== row.categoryId ||
+      next.status !== row.status
+    ) {
+      Object.assign(row, patch, { version: row.version + 1, updatedAt: this.now });
+    }
+    return this.pet(row);
+  }
+
+  async remove(
+    id: PetId,
+    precondition: VersionPrecondition | undefined,
+    rule: ChangeRule,
+  ): Promise<Pet | null> {
+    const row = this.allowed(id, precondition, rule);
+    if (!row) return null;
+    Object.assign(row, { deleted: true, version: row.version + 1, updatedAt: this.now });
+    return this.pet(row);
+  }
+
+  private live(id: PetId) {
+    return this.rows.find((pet) => pet.id === id && !pet.deleted);
+  }
+
+  /** The pet to change, if it exists, its version meets the precondition and the rule allows. */
+  private allowed(id: PetId, precondition: VersionPrecondition | undefined, rule: ChangeRule) {
+    const row = this.live(id);
+    if (!row) return undefined;
+    if (!admits(precondition, row.version)) throw new PetVersionMismatchError(id, row.version);
+    rule(this.pet(row), { openOrder: this.openOrders.has(id) });
+    return row;
+  }
+
+  private pet({ deleted: _, ...pet }: Pet & { deleted: boolean }): Pet {
+    return { ...pet };
   }
 }

@@ -47,6 +47,7 @@ describe('the layer rules (.dependency-cruiser.js)', () => {
     'application-knows-no-adapters: src/vaccinations/application/imports-http.ts -> src/vaccinations/http/vaccination.dto.ts',
     'infrastructure-knows-no-http: src/vaccinations/infrastructure/imports-http.ts -> src/vaccinations/http/vaccination.dto.ts',
     'common-is-plain: src/common/imports-platform.ts -> src/platform/clock.ts',
+    'nothing-knows-webhooks: src/imports-webhooks.ts -> src/webhooks/domain/endpoint.ts',
     'libs-never-import-src: libs/one/src/imports-src.ts -> src/common/id.ts',
     'libs-are-independent: libs/two/src/imports-another-lib.ts -> libs/one/src/imports-src.ts',
   ])('reports %s', (violation) => {

@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { EMBEDDED_EXTENSIONS } from '../../src/platform/database/embedded-postgres';
 import { missingOptionalPeers, peersRequired } from './peers/optional-peers';
 import { PgBouncer } from './peers/pgbouncer';
 import { PostgresServer } from './peers/postgres-server';
@@ -127,7 +128,7 @@ export default async function globalSetup(): Promise<void> {
   if (throughPgBouncer()) {
     await startPgBouncer(started);
   } else if (!process.env.DATABASE_URL) {
-    const db = await PGlite.create();
+    const db = await PGlite.create({ extensions: EMBEDDED_EXTENSIONS });
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 100 });
     await server.start();
     started.embeddedPostgres = { db, server };

@@ -1,4 +1,4 @@
-import { Test } from '@nestjs/testing';
+import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiKeys, IssueApiKey } from '@pet-adoption/api-keys';
 import { DataSource } from 'typeorm';
@@ -30,8 +30,12 @@ let instances = 0;
  * its Cluster with TEST_REDIS=cluster) unless `env` names another.
  * `env` overrides environment variables, read through the same validation as in production.
  * Every instance counts rate limits under its own Redis prefix unless `env` shares one.
+ * `override` may replace providers (a port's fake, such as a host resolver).
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  override: (builder: TestingModuleBuilder) => TestingModuleBuilder = (builder) => builder,
+): Promise<TestApp> {
   const config = loadConfig({
     ...process.env,
     LOG_LEVEL: 'error',
@@ -40,9 +44,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
     ...redisEnv(env),
   });
-  const moduleRef = await Test.createTestingModule({
-    imports: [AppModule.forRoot(config)],
-  }).compile();
+  const moduleRef = await override(
+    Test.createTestingModule({ imports: [AppModule.forRoot(config)] }),
+  ).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(
     createFastifyAdapter(config),
     // Start-up logs wait for the app's own logger (configureApp), as in production.
@@ -90,5 +94,14 @@ export async function resetDatabase(dataSource: DataSource): Promise<void> {
     [KEPT_TABLES],
   );
   if (tables.length === 0) return;
-  await dataSource.query(`TRUNCATE ${tables.map(({ name }) => name).join(', ')} RESTART IDENTITY`);
+  const truncate = `TRUNCATE ${tables.map(({ name }) => name).join(', ')} RESTART IDENTITY`;
+  // The instance's background work (the webhook worker) may hold some of the tables while the
+  // TRUNCATE locks them one by one; PostgreSQL then ends one of the two: if it is this, again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return void (await dataSource.query(truncate));
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt === 5) throw error;
+    }
+  }
 }

@@ -13,6 +13,9 @@ export type Order = components['schemas']['Order'];
 export type NewOrder = components['schemas']['NewOrder'];
 export type OrderStatus = components['schemas']['OrderStatus'];
 export type Inventory = components['schemas']['Inventory'];
+export type PetUpdate = components['schemas']['PetUpdate'];
+export type Category = components['schemas']['Category'];
+export type CategoryUpdate = components['schemas']['CategoryUpdate'];
 
 export interface PetAdoptionClientOptions {
   /** The API's base address, ending in /v1, such as `http://localhost:3000/v1`. */

@@ -13,7 +13,7 @@ export interface paths {
     };
     /**
      * List animals
-     * @description Returns a page of animals in ascending id order. Scope: `pets:read`.
+     * @description Returns a page of animals in ascending id order; `status`, `categoryId` and `name` combine. Scope: `pets:read`.
      */
     get: operations['listPets'];
     put?: never;
@@ -43,10 +43,18 @@ export interface paths {
     get: operations['getPet'];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Remove an animal from the catalogue
+     * @description Beta: it may still change. From then on the animal is a 404 to every operation on it and absent from listings and the inventory; its orders stay readable, naming it; its id is never given again. An animal an open order holds cannot be removed (409). Scope: `pets:write`.
+     */
+    delete: operations['deletePet'];
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Correct an animal
+     * @description Beta: it may still change. Changes the fields given (JSON Merge Patch, RFC 7396: absent fields are kept, `null` is refused, `{}` changes nothing). While an open order holds the animal its status follows the order: changing it is a 409, other fields may change. Send the `ETag` you read as `If-Match` so that a change made since is never overwritten (412). The body may be sent as `application/json` or `application/merge-patch+json`. Scope: `pets:write`.
+     */
+    patch: operations['updatePet'];
     trace?: never;
   };
   '/store/orders': {
@@ -117,6 +125,218 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/categories': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List categories
+     * @description Beta: it may still change. Returns a page of categories in ascending id order, named or not: every `categoryId` an animal carries is one. Scope: `pets:read`.
+     */
+    get: operations['listCategories'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/categories/{categoryId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Name a category
+     * @description Beta: it may still change. Names the category with this id: creates it (201) when no category has the id yet, renames it (200) otherwise. Names are unique whatever their case; renaming a category to its own name in another case is fine. Scope: `pets:write`.
+     */
+    put: operations['putCategory'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List events
+     * @description Beta: it may still change. Returns a page of the events the key may read, in ascending id order: `pet.*` with `pets:read`; `order.*` of its own orders with `orders:read`, of every order with `orders:manage`. Scope: `pets:read` (or `orders:read`, `orders:manage`).
+     */
+    get: operations['listEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/events/{eventId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Fetch one event
+     * @description Beta: it may still change. An event the key could not read is a 404, as one that does not exist. Scope: `pets:read` (or `orders:read`, `orders:manage`).
+     */
+    get: operations['getEvent'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhook-endpoints': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhook endpoints
+     * @description Beta: it may still change. Returns a page of the key's own endpoints in ascending id order. Scope: `webhooks:manage`.
+     */
+    get: operations['listWebhookEndpoints'];
+    put?: never;
+    /**
+     * Register a webhook endpoint
+     * @description Beta: it may still change. Events its key may read, of the types it names, are POSTed to it signed as Standard Webhooks says. The answer carries the secret, once. Scope: `webhooks:manage`.
+     */
+    post: operations['createWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhook-endpoints/{endpointId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Fetch one webhook endpoint
+     * @description Beta: it may still change. Another key's endpoint is a 404. Scope: `webhooks:manage`.
+     */
+    get: operations['getWebhookEndpoint'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint
+     * @description Beta: it may still change. Nothing more is sent to it; its waiting deliveries are dropped. Scope: `webhooks:manage`.
+     */
+    delete: operations['deleteWebhookEndpoint'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook endpoint
+     * @description Beta: it may still change. Any of `url`, `events`, `description`, `enabled`; absent members are kept. Re-enabling resumes its waiting deliveries. The body may be sent as `application/json` or `application/merge-patch+json`. Scope: `webhooks:manage`.
+     */
+    patch: operations['updateWebhookEndpoint'];
+    trace?: never;
+  };
+  '/webhook-endpoints/{endpointId}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate a webhook endpoint's secret
+     * @description Beta: it may still change. Deliveries are signed with the new secret from now on, and for 24 hours with the previous one too (two signatures). Scope: `webhooks:manage`.
+     */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhook-endpoints/{endpointId}/ping': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test event to a webhook endpoint
+     * @description Beta: it may still change. A `webhook.test` event, to this endpoint only, delivered as every event is (signed, retried, listed among its deliveries). Scope: `webhooks:manage`.
+     */
+    post: operations['pingWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhook-endpoints/{endpointId}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a webhook endpoint's delivery attempts
+     * @description Beta: it may still change. Newest first; `after` (an attempt id, set by the `next` link) pages to older ones. Never a response body. Scope: `webhooks:manage`.
+     */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhook-endpoints/{endpointId}/recover': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send failed deliveries again
+     * @description Beta: it may still change. Every delivery to this endpoint that failed for good and was created since `since` is attempted again, from the start of the retry schedule, with the same `webhook-id`. Scope: `webhooks:manage`.
+     */
+    post: operations['recoverWebhookDeliveries'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -138,7 +358,10 @@ export interface components {
         | 'pet_not_available'
         | 'open_order_limit'
         | 'invalid_transition'
+        | 'pet_has_open_order'
+        | 'already_exists'
         | 'gone'
+        | 'precondition_failed'
         | 'payload_too_large'
         | 'unsupported_media_type'
         | 'idempotency_key_reused'
@@ -176,12 +399,28 @@ export interface components {
       name: string;
       /**
        * Format: int64
-       * @description Identifier of the category
+       * @description Identifier of the category (`GET /v1/categories` names them)
        * @example 1
        */
       categoryId: number;
       /** @description Availability of the animal */
       status: components['schemas']['PetStatus'];
+      /**
+       * Format: int32
+       * @description Read-only: 1 when created, +1 on every change of the animal (by a client or by an order); its `ETag` is `"<version>"`
+       * @example 1
+       */
+      readonly version: number;
+      /**
+       * Format: date-time
+       * @description Read-only: when the animal was added (UTC)
+       */
+      readonly createdAt: string;
+      /**
+       * Format: date-time
+       * @description Read-only: its last change (UTC); moves with `version`
+       */
+      readonly updatedAt: string;
     };
     NewPet: {
       /**
@@ -196,6 +435,21 @@ export interface components {
        */
       categoryId: number;
       /** @description Availability of the animal; `available` when omitted */
+      status?: components['schemas']['PetStatus'];
+    };
+    PetUpdate: {
+      /**
+       * @description A new name: 1 to 100 characters (Unicode code points), not only white space
+       * @example Rex
+       */
+      name?: string;
+      /**
+       * Format: int64
+       * @description Another category; one no category has yet is created, unnamed
+       * @example 2
+       */
+      categoryId?: number;
+      /** @description Availability set by hand (`pending`: on hold, it cannot be ordered); refused with 409 `pet_has_open_order` while an open order holds the animal */
       status?: components['schemas']['PetStatus'];
     };
     NewOrder: {
@@ -269,8 +523,259 @@ export interface components {
        */
       sold: number;
     };
+    Category: {
+      /**
+       * Format: int64
+       * @description The category's identifier: chosen by clients, as an animal's `categoryId` names it
+       * @example 1
+       */
+      id: number;
+      /**
+       * @description Its name, unique whatever its case; null until named (a category exists as soon as an animal names it)
+       * @example Dogs
+       */
+      name: string | null;
+    };
+    CategoryUpdate: {
+      /**
+       * @description The name: 1 to 50 characters (Unicode code points), not only white space, that no other category has whatever its case
+       * @example Dogs
+       */
+      name: string;
+    };
+    /**
+     * @description `pet.*` carry the Pet, `order.*` the Order, after the change; `pet.updated` also when an order moves its pet’s status; `webhook.test` is a ping to one endpoint and never in the feed
+     * @enum {string}
+     */
+    EventType:
+      | 'pet.created'
+      | 'pet.updated'
+      | 'pet.deleted'
+      | 'order.placed'
+      | 'order.approved'
+      | 'order.delivered'
+      | 'order.cancelled'
+      | 'webhook.test';
+    Event: {
+      /**
+       * @description `evt_`, the recording transaction and a sequence number: unique, and ascending (as text too) in the feed’s order. The `webhook-id` of its deliveries.
+       * @example evt_0000000000000742_0000000000000042
+       */
+      id: string;
+      /** @description `pet.*` carry the Pet, `order.*` the Order, after the change; `pet.updated` also when an order moves its pet’s status; `webhook.test` is a ping to one endpoint and never in the feed */
+      type: components['schemas']['EventType'];
+      /**
+       * Format: date-time
+       * @description When the change happened (UTC)
+       */
+      occurredAt: string;
+      /** @description The object after the change, exactly as the API answers it: a `Pet` for `pet.*`, an `Order` for `order.*`, `{"endpointId"}` for `webhook.test` */
+      data: {
+        [key: string]: unknown;
+      };
+    };
+    NewWebhookEndpoint: {
+      /**
+       * Format: uri
+       * @description Absolute `https` URL without credentials, not a loopback, private, link-local or reserved address in any spelling, nor `localhost` (plain `http` and private addresses only inside `WEBHOOK_ALLOWED_NETWORKS`)
+       * @example https://shelter.example/hooks/pets
+       */
+      url: string;
+      /**
+       * @description Event types to receive, or `["*"]` for every type the key may read
+       * @example [
+       *       "order.placed",
+       *       "order.cancelled"
+       *     ]
+       */
+      events: (
+        | 'pet.created'
+        | 'pet.updated'
+        | 'pet.deleted'
+        | 'order.placed'
+        | 'order.approved'
+        | 'order.delivered'
+        | 'order.cancelled'
+        | '*'
+      )[];
+      /** @description For people: what the endpoint is */
+      description?: string | null;
+    };
+    CreatedWebhookEndpoint: {
+      /**
+       * Format: int64
+       * @description Assigned by the service
+       */
+      id: number;
+      /**
+       * Format: uri
+       * @description Where events are POSTed: absolute https
+       * @example https://shelter.example/hooks/pets
+       */
+      url: string;
+      /**
+       * @description The event types it receives, or `["*"]` for every type its key may read
+       * @example [
+       *       "order.placed",
+       *       "order.cancelled"
+       *     ]
+       */
+      events: (
+        | 'pet.created'
+        | 'pet.updated'
+        | 'pet.deleted'
+        | 'order.placed'
+        | 'order.approved'
+        | 'order.delivered'
+        | 'order.cancelled'
+        | '*'
+      )[];
+      /** @description For people; up to 500 characters */
+      description: string | null;
+      /** @description Whether events are sent to it */
+      enabled: boolean;
+      /**
+       * @description Why the service disabled it: it answered 410 (`gone`), or failed every attempt for `WEBHOOK_DISABLE_AFTER_HOURS` (`failing`); null otherwise
+       * @enum {string|null}
+       */
+      disabledReason: 'gone' | 'failing' | null;
+      /** Format: date-time */
+      createdAt: string;
+      /**
+       * @description `whsec_` and 32 random bytes in base64: verify deliveries with it (Standard Webhooks). Shown only here and on rotation
+       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+       */
+      secret: string;
+    };
+    WebhookEndpoint: {
+      /**
+       * Format: int64
+       * @description Assigned by the service
+       */
+      id: number;
+      /**
+       * Format: uri
+       * @description Where events are POSTed: absolute https
+       * @example https://shelter.example/hooks/pets
+       */
+      url: string;
+      /**
+       * @description The event types it receives, or `["*"]` for every type its key may read
+       * @example [
+       *       "order.placed",
+       *       "order.cancelled"
+       *     ]
+       */
+      events: (
+        | 'pet.created'
+        | 'pet.updated'
+        | 'pet.deleted'
+        | 'order.placed'
+        | 'order.approved'
+        | 'order.delivered'
+        | 'order.cancelled'
+        | '*'
+      )[];
+      /** @description For people; up to 500 characters */
+      description: string | null;
+      /** @description Whether events are sent to it */
+      enabled: boolean;
+      /**
+       * @description Why the service disabled it: it answered 410 (`gone`), or failed every attempt for `WEBHOOK_DISABLE_AFTER_HOURS` (`failing`); null otherwise
+       * @enum {string|null}
+       */
+      disabledReason: 'gone' | 'failing' | null;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    WebhookEndpointUpdate: {
+      /**
+       * Format: uri
+       * @description Absolute `https` URL without credentials, not a loopback, private, link-local or reserved address in any spelling, nor `localhost` (plain `http` and private addresses only inside `WEBHOOK_ALLOWED_NETWORKS`)
+       * @example https://shelter.example/hooks/pets
+       */
+      url?: string;
+      /**
+       * @description Event types to receive, or `["*"]` for every type the key may read
+       * @example [
+       *       "order.placed",
+       *       "order.cancelled"
+       *     ]
+       */
+      events?: (
+        | 'pet.created'
+        | 'pet.updated'
+        | 'pet.deleted'
+        | 'order.placed'
+        | 'order.approved'
+        | 'order.delivered'
+        | 'order.cancelled'
+        | '*'
+      )[];
+      /** @description null clears it */
+      description?: string | null;
+      /** @description false stops deliveries (they wait); true resumes them, and clears `disabledReason` */
+      enabled?: boolean;
+    };
+    WebhookSecret: {
+      /** @description The new secret; for 24 hours deliveries carry a signature by the previous one too. Shown only here */
+      secret: string;
+    };
+    WebhookDeliveryAttempt: {
+      /**
+       * Format: int64
+       * @description Identifies the attempt (`after`)
+       */
+      id: number;
+      /** @description The event: the `webhook-id` sent */
+      eventId: string;
+      /** @enum {string} */
+      eventType:
+        | 'pet.created'
+        | 'pet.updated'
+        | 'pet.deleted'
+        | 'order.placed'
+        | 'order.approved'
+        | 'order.delivered'
+        | 'order.cancelled'
+        | 'webhook.test';
+      /** @description Attempts of this delivery so far, this one included */
+      attempt: number;
+      /**
+       * @description A 2xx answer in time succeeds
+       * @enum {string}
+       */
+      outcome: 'succeeded' | 'failed';
+      /** @description The answer’s HTTP status */
+      responseStatus: number | null;
+      /**
+       * @description Why there was no answer; null when there was one
+       * @enum {string|null}
+       */
+      error: 'timeout' | 'connection_failed' | 'address_refused' | 'tls' | null;
+      durationMs: number;
+      /** Format: date-time */
+      attemptedAt: string;
+      /**
+       * Format: date-time
+       * @description When the next attempt is due; null when none will be made
+       */
+      nextAttemptAt: string | null;
+    };
+    WebhookRecovery: {
+      /**
+       * Format: date-time
+       * @description Deliveries that failed for good and were created since this instant are sent again
+       * @example 2026-11-23T00:00:00Z
+       */
+      since: string;
+    };
     Pets: components['schemas']['Pet'][];
     Orders: components['schemas']['Order'][];
+    Categories: components['schemas']['Category'][];
+    Events: components['schemas']['Event'][];
+    WebhookEndpoints: components['schemas']['WebhookEndpoint'][];
+    WebhookDeliveryAttempts: components['schemas']['WebhookDeliveryAttempt'][];
   };
   responses: never;
   parameters: never;
@@ -289,6 +794,10 @@ export interface operations {
         after?: number;
         /** @description Filters animals by availability status */
         status?: components['schemas']['PetStatus'];
+        /** @description Only animals of this category */
+        categoryId?: number;
+        /** @description Only animals whose name contains this text, whatever the case of either; every character is literal (`%`, `_` and `\` included) */
+        name?: string;
       };
       header?: never;
       path?: never;
@@ -462,6 +971,8 @@ export interface operations {
         headers: {
           /** @description Address of the new animal */
           Location?: string;
+          /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read */
+          ETag?: string;
           /** @description The request limit of the window with the fewest requests left */
           'X-RateLimit-Limit'?: number;
           /** @description Requests remaining in that window */
@@ -664,7 +1175,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Identifier of the animal to retrieve */
+        /** @description Identifier of the animal */
         petId: number;
       };
       cookie?: never;
@@ -674,6 +1185,8 @@ export interface operations {
       /** @description The requested animal */
       200: {
         headers: {
+          /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read */
+          ETag?: string;
           /** @description The request limit of the window with the fewest requests left */
           'X-RateLimit-Limit'?: number;
           /** @description Requests remaining in that window */
@@ -898,6 +1411,523 @@ export interface operations {
           Sunset?: string;
           /** @description The successor: `<…/pets>; rel="successor-version"` */
           Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deletePet: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Changes the animal only if its current `ETag` is among those given (`*`: any existing animal); otherwise a 412 changes nothing. Strong comparison: a weak tag (`W/"3"`) never matches. */
+        'If-Match'?: string;
+      };
+      path: {
+        /** @description Identifier of the animal */
+        petId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `pet_has_open_order`: An open (`placed` or `approved`) order holds the pet: its status follows the order, and it cannot be deleted. */
+      409: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names none of the resource's current entity tags: it changed since it was read, and nothing was changed. */
+      412: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updatePet: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Changes the animal only if its current `ETag` is among those given (`*`: any existing animal); otherwise a 412 changes nothing. Strong comparison: a weak tag (`W/"3"`) never matches. */
+        'If-Match'?: string;
+      };
+      path: {
+        /** @description Identifier of the animal */
+        petId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PetUpdate'];
+        'application/merge-patch+json': components['schemas']['PetUpdate'];
+      };
+    };
+    responses: {
+      /** @description The animal, as changed (unchanged for `{}`) */
+      200: {
+        headers: {
+          /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read */
+          ETag?: string;
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Pet'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `pet_has_open_order`: An open (`placed` or `approved`) order holds the pet: its status follows the order, and it cannot be deleted. */
+      409: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names none of the resource's current entity tags: it changed since it was read, and nothing was changed. */
+      412: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than 16 KiB. */
+      413: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: The body is not `application/json`. */
+      415: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -1879,6 +2909,2619 @@ export interface operations {
           RateLimit?: string;
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listCategories: {
+    parameters: {
+      query?: {
+        /** @description Maximum number of items to return */
+        limit?: number;
+        /** @description Return only items whose id is greater than this (the `next` link sets it) */
+        after?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The list of categories */
+      200: {
+        headers: {
+          /** @description RFC 8288 link to the next page (`rel="next"`), present when more categories match */
+          Link?: string;
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Categories'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putCategory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the category */
+        categoryId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CategoryUpdate'];
+      };
+    };
+    responses: {
+      /** @description The category, renamed */
+      200: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Category'];
+        };
+      };
+      /** @description The category, created */
+      201: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Category'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `already_exists`: Another category already has that name (compared case-insensitively). */
+      409: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than 16 KiB. */
+      413: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: The body is not `application/json`. */
+      415: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listEvents: {
+    parameters: {
+      query?: {
+        /** @description Maximum number of items to return */
+        limit?: number;
+        /** @description Return only events after this one (the `next` link sets it) */
+        after?: string;
+        /** @description Only events of this type */
+        type?:
+          | 'pet.created'
+          | 'pet.updated'
+          | 'pet.deleted'
+          | 'order.placed'
+          | 'order.approved'
+          | 'order.delivered'
+          | 'order.cancelled';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The list of events */
+      200: {
+        headers: {
+          /** @description RFC 8288 link to the next page (`rel="next"`), present when more events match */
+          Link?: string;
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Events'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the event */
+        eventId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event */
+      200: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Event'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhookEndpoints: {
+    parameters: {
+      query?: {
+        /** @description Maximum number of items to return */
+        limit?: number;
+        /** @description Return only items whose id is greater than this (the `next` link sets it) */
+        after?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The list of endpoints */
+      200: {
+        headers: {
+          /** @description RFC 8288 link to the next page (`rel="next"`), present when more endpoints match */
+          Link?: string;
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoints'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NewWebhookEndpoint'];
+      };
+    };
+    responses: {
+      /** @description Endpoint registered, with its secret */
+      201: {
+        headers: {
+          /** @description Address of the endpoint */
+          Location?: string;
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedWebhookEndpoint'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than 16 KiB. */
+      413: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: The body is not `application/json`. */
+      415: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the endpoint */
+        endpointId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint */
+      200: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the endpoint */
+        endpointId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the endpoint */
+        endpointId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEndpointUpdate'];
+        'application/merge-patch+json': components['schemas']['WebhookEndpointUpdate'];
+      };
+    };
+    responses: {
+      /** @description The endpoint, changed */
+      200: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than 16 KiB. */
+      413: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: The body is not `application/json`. */
+      415: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the endpoint */
+        endpointId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new secret, shown once */
+      200: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookSecret'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  pingWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the endpoint */
+        endpointId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The test event is queued */
+      202: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description Maximum number of items to return */
+        limit?: number;
+        /** @description Return only items whose id is greater than this (the `next` link sets it) */
+        after?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Identifier of the endpoint */
+        endpointId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The attempts */
+      200: {
+        headers: {
+          /** @description RFC 8288 link to the next page (`rel="next"`), present when more attempts match */
+          Link?: string;
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryAttempts'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  recoverWebhookDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the endpoint */
+        endpointId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookRecovery'];
+      };
+    };
+    responses: {
+      /** @description The deliveries are queued again */
+      202: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than 16 KiB. */
+      413: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: The body is not `application/json`. */
+      415: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;

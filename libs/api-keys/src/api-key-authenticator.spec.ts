@@ -68,6 +68,31 @@ describe('ApiKeyAuthenticator', () => {
     expect(store.lookUps).toBe(2);
   });
 
+  it('answers synchronously only what needs no look-up, and then as authenticate does', async () => {
+    const { authenticator, issueElsewhere, advance } = track(setUp());
+    const key = await issueElsewhere();
+    expect(authenticator.authenticateNow({ headers: {} })).toEqual({
+      ok: false,
+      reason: 'missing',
+    });
+    expect(authenticator.authenticateNow(authorization('pet_live_other'))).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
+    // Never found here: only a look-up can tell.
+    expect(authenticator.authenticateNow(authorization(key))).toBeUndefined();
+    const looked = await authenticator.authenticate(authorization(key));
+    expect(authenticator.authenticateNow(authorization(key))).toEqual(looked);
+    advance(2_001);
+    // Its trust has expired: a look-up again.
+    expect(authenticator.authenticateNow(authorization(key))).toBeUndefined();
+    await authenticator.authenticate(authorization('pet_test_made-up'));
+    expect(authenticator.authenticateNow(authorization('pet_test_made-up'))).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
+  });
+
   it('answers twice for the same request with one look-up', async () => {
     const { store, authenticator, issueElsewhere } = track(setUp());
     const request = authorization(await issueElsewhere());

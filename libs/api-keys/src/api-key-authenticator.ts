@@ -83,6 +83,18 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
+   * The answer for this request when it needs no look-up: a header refused as it is, a key whose
+   * record is trusted still, or a key remembered as unknown. Undefined when only `authenticate`
+   * can tell, after a look-up. Lets a caller stay synchronous on the usual path.
+   */
+  authenticateNow(request: RequestWithHeaders): Authentication | undefined {
+    const credential = this.credentialOf(request);
+    if (credential.kind === 'refused') return { ok: false, reason: credential.reason };
+    const remembered = this.remembered(credential.hash, this.now());
+    return remembered === undefined ? undefined : this.answer(remembered);
+  }
+
+  /**
    * Whether answering for this request needs a look-up of a key this instance has never found:
    * a guess, as far as it can tell. Everything else is answered from memory, or is a key it has
    * seen before.
@@ -196,17 +208,26 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
 
   private async authenticateCredential(credential: Credential): Promise<Authentication> {
     if (credential.kind === 'refused') return { ok: false, reason: credential.reason };
-    const record = await this.lookUp(credential.hash);
+    return this.answer(await this.lookUp(credential.hash));
+  }
+
+  private answer(record: ApiKeyRecord | null): Authentication {
     if (!record || record.revokedAt) return { ok: false, reason: 'invalid' };
     this.usedSinceFlush.add(record.id);
     return { ok: true, client: this.clientOf(record) };
   }
 
-  private lookUp(hash: string): Promise<ApiKeyRecord | null> | ApiKeyRecord | null {
-    const now = this.now();
+  /** What this instance may answer for a key without asking the store; undefined: it must ask. */
+  private remembered(hash: string, now: number): ApiKeyRecord | null | undefined {
     const known = this.known.get(hash, now);
     if (known && known.freshUntil > now) return known.record;
     if (!known && this.unknown.get(hash, now)) return null;
+    return undefined;
+  }
+
+  private lookUp(hash: string): Promise<ApiKeyRecord | null> | ApiKeyRecord | null {
+    const remembered = this.remembered(hash, this.now());
+    if (remembered !== undefined) return remembered;
 
     let pending = this.inFlight.get(hash);
     if (!pending) {

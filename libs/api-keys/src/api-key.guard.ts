@@ -8,13 +8,27 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiClient } from './api-key';
-import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { ApiKeyAuthenticator, Authentication } from './api-key-authenticator';
 import { ApiKeyErrorCode } from './api-key.errors';
 
 const ALLOW_ANONYMOUS = 'api-keys:allow-anonymous';
 
 /** Lets requests through without a key (a valid key is still recognised and attached). */
 export const AllowAnonymous = () => SetMetadata(ALLOW_ANONYMOUS, true);
+
+/** Whether `@AllowAnonymous()` lets a handler, or its controller, be called without a key. */
+export function allowsAnonymous(
+  reflector: Reflector,
+  handler: object,
+  controller: object,
+): boolean {
+  return (
+    reflector.getAllAndOverride<boolean>(ALLOW_ANONYMOUS, [
+      handler as () => void,
+      controller as () => void,
+    ]) === true
+  );
+}
 
 const CLIENT = Symbol('api-keys:client');
 
@@ -34,6 +48,35 @@ const MESSAGES = {
   invalid: 'The API key is not valid.',
 };
 
+/** What a guard does with an authentication's result: a Fastify reply or a Node response. */
+interface ChallengeReply {
+  header(name: string, value: string): unknown;
+}
+
+/**
+ * Lets the request through with its client attached, or through without one where anonymous
+ * calls are allowed; otherwise refuses it: 401 `unauthorized` with `WWW-Authenticate: Bearer`
+ * (RFC 6750: with `error="invalid_token"` when a key was given).
+ */
+export function admitAuthenticated(
+  result: Authentication,
+  request: object,
+  reply: ChallengeReply,
+  anonymousAllowed: () => boolean,
+): true {
+  if (result.ok) {
+    (request as { [CLIENT]?: ApiClient })[CLIENT] = result.client;
+    return true;
+  }
+  if (anonymousAllowed()) return true;
+  reply.header(
+    'WWW-Authenticate',
+    result.reason === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"',
+  );
+  const code: ApiKeyErrorCode = 'unauthorized';
+  throw new UnauthorizedException({ code, message: MESSAGES[result.reason] });
+}
+
 /**
  * Requires a valid API key as a bearer token. A refusal is a 401 `unauthorized` with
  * `WWW-Authenticate: Bearer` (RFC 6750: with `error="invalid_token"` when a key was given).
@@ -48,20 +91,11 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest();
-    const result = await this.authenticator.authenticate(request);
-    if (result.ok) {
-      request[CLIENT] = result.client;
-      return true;
-    }
-    const anonymous = this.reflector.getAllAndOverride<boolean>(ALLOW_ANONYMOUS, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    if (anonymous) return true;
-
-    const challenge = result.reason === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"';
-    http.getResponse().header('WWW-Authenticate', challenge);
-    const code: ApiKeyErrorCode = 'unauthorized';
-    throw new UnauthorizedException({ code, message: MESSAGES[result.reason] });
+    return admitAuthenticated(
+      await this.authenticator.authenticate(request),
+      request,
+      http.getResponse(),
+      () => allowsAnonymous(this.reflector, context.getHandler(), context.getClass()),
+    );
   }
 }

@@ -6,6 +6,7 @@ export * from './plan-throttler.guard';
 export * from './rate-limit-subject.resolver';
 export * from './rate-limit.module';
 export * from './rate-limit.options';
+export * from './rate-limiter';
 export * from './redis-connection';
 export * from './redis-window-store';
 export * from './resilient-window-store';

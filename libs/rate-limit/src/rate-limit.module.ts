@@ -11,7 +11,8 @@ import {
 import { ThrottlerModule } from '@nestjs/throttler';
 import { RateLimitClock, SystemRateLimitClock } from './clock';
 import { MemoryWindowStore } from './memory-window-store';
-import { PlanThrottlerGuard, THROTTLER_NAME } from './plan-throttler.guard';
+import { PlanThrottlerGuard } from './plan-throttler.guard';
+import { RateLimiter, THROTTLER_NAME } from './rate-limiter';
 import {
   RATE_LIMIT_OPTIONS,
   RateLimitOptions,
@@ -115,11 +116,14 @@ export class RateLimitModule {
             },
         { provide: RateLimitClock, useClass: SystemRateLimitClock },
         { provide: RateLimitSubjectResolver, useClass: resolver },
+        RateLimiter,
         PlanThrottlerGuard,
         RateLimitHealth,
       ],
       exports: [
         PlanThrottlerGuard,
+        RateLimiter,
+        RateLimitSubjectResolver,
         WindowStore,
         RateLimitHealth,
         RateLimitClock,

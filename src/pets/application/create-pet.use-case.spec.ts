@@ -5,15 +5,19 @@ import { Requester } from '../../common/requester';
 import { CreatePet } from './create-pet.use-case';
 import { InMemoryIdempotency } from '../../../test/fakes/in-memory-idempotency';
 import { InMemoryPetRepository } from '../../../test/fakes/in-memory-pet.repository';
+import { InMemoryEvents } from '../../../test/fakes/in-memory-events';
 
 const writer: Requester = { keyId: '1', scopes: ['pets:read', 'pets:write'] };
+
+/** The event ports of a use case, recording into `events`. */
+const eventPorts = (events = new InMemoryEvents()) => [events, events.transactions] as const;
 
 describe('CreatePet', () => {
   it('refuses a requester without pets:write, and stores nothing', async () => {
     const pets = new InMemoryPetRepository();
     const reader: Requester = { keyId: '2', scopes: ['pets:read', 'orders:write'] };
     await expect(
-      new CreatePet(pets, new InMemoryIdempotency()).execute(reader, {
+      new CreatePet(pets, new InMemoryIdempotency(), ...eventPorts()).execute(reader, {
         name: 'Rex',
         categoryId: 3,
       }),
@@ -23,11 +27,23 @@ describe('CreatePet', () => {
 
   it('stores the pet with the default status and returns it with its id', async () => {
     const pets = new InMemoryPetRepository();
-    const { pet, replayed } = await new CreatePet(pets, new InMemoryIdempotency()).execute(writer, {
+    const { pet, replayed } = await new CreatePet(
+      pets,
+      new InMemoryIdempotency(),
+      ...eventPorts(),
+    ).execute(writer, {
       name: 'Rex',
       categoryId: 3,
     });
-    expect(pet).toEqual({ id: 1, name: 'Rex', categoryId: 3, status: 'available' });
+    expect(pet).toEqual({
+      id: 1,
+      name: 'Rex',
+      categoryId: 3,
+      status: 'available',
+      version: 1,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     expect(replayed).toBe(false);
     expect(await pets.findById(1)).toEqual(pet);
   });
@@ -35,7 +51,10 @@ describe('CreatePet', () => {
   it('stores nothing when the pet is invalid', async () => {
     const pets = new InMemoryPetRepository();
     await expect(
-      new CreatePet(pets, new InMemoryIdempotency()).execute(writer, { name: ' ', categoryId: 3 }),
+      new CreatePet(pets, new InMemoryIdempotency(), ...eventPorts()).execute(writer, {
+        name: ' ',
+        categoryId: 3,
+      }),
     ).rejects.toThrow(InvalidPetError);
     expect(await pets.findPage({ limit: 10 })).toEqual([]);
   });
@@ -45,7 +64,7 @@ describe('CreatePet', () => {
 
     it('creates once and replays the same pet for a retry of the same request', async () => {
       const pets = new InMemoryPetRepository();
-      const createPet = new CreatePet(pets, new InMemoryIdempotency());
+      const createPet = new CreatePet(pets, new InMemoryIdempotency(), ...eventPorts());
       const first = await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
       const retry = await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
       expect(retry).toEqual({ pet: first.pet, replayed: true });
@@ -53,7 +72,11 @@ describe('CreatePet', () => {
     });
 
     it('refuses the same key with a different request', async () => {
-      const createPet = new CreatePet(new InMemoryPetRepository(), new InMemoryIdempotency());
+      const createPet = new CreatePet(
+        new InMemoryPetRepository(),
+        new InMemoryIdempotency(),
+        ...eventPorts(),
+      );
       await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
       await expect(createPet.execute(writer, { name: 'Rex', categoryId: 4 }, key)).rejects.toThrow(
         IdempotencyKeyReusedError,
@@ -65,7 +88,7 @@ describe('CreatePet', () => {
 
     it('keeps the keys of different clients apart', async () => {
       const pets = new InMemoryPetRepository();
-      const createPet = new CreatePet(pets, new InMemoryIdempotency());
+      const createPet = new CreatePet(pets, new InMemoryIdempotency(), ...eventPorts());
       await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
       const other = await createPet.execute(
         writer,
@@ -74,6 +97,35 @@ describe('CreatePet', () => {
       );
       expect(other.replayed).toBe(false);
       expect(await pets.findPage({ limit: 10 })).toHaveLength(2);
+    });
+  });
+
+  describe('records what happened', () => {
+    it('records pet.created with the pet as answered, once per creation', async () => {
+      const events = new InMemoryEvents();
+      const createPet = new CreatePet(
+        new InMemoryPetRepository(),
+        new InMemoryIdempotency(),
+        ...eventPorts(events),
+      );
+      const key = { scope: 'key:1', key: 'retry-1' };
+      const { pet } = await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
+      await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
+      expect(events.recorded).toEqual([{ type: 'pet.created', data: pet }]);
+    });
+
+    it('records nothing for a refused creation', async () => {
+      const events = new InMemoryEvents();
+      const createPet = new CreatePet(
+        new InMemoryPetRepository(),
+        new InMemoryIdempotency(),
+        ...eventPorts(events),
+      );
+      await expect(createPet.execute(writer, { name: ' ', categoryId: 3 })).rejects.toThrow();
+      await expect(
+        createPet.execute({ keyId: '2', scopes: ['pets:read'] }, { name: 'Rex', categoryId: 3 }),
+      ).rejects.toThrow(InsufficientScopeError);
+      expect(events.recorded).toEqual([]);
     });
   });
 });

@@ -4,8 +4,10 @@ import {
   fingerprintOf,
   Idempotency,
 } from '../../platform/idempotency/idempotency';
+import { EventRecorder } from '../../common/events/event-recorder';
 import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
+import { Transactions } from '../../common/transactions';
 import { newPet, NewPetInput, Pet } from '../domain/pet';
 import { PetRepository } from './pet.repository';
 
@@ -20,6 +22,8 @@ export class CreatePet {
   constructor(
     private readonly pets: PetRepository,
     private readonly idempotency: Idempotency,
+    private readonly events: EventRecorder,
+    private readonly transactions: Transactions,
   ) {}
 
   async execute(
@@ -30,13 +34,20 @@ export class CreatePet {
     // Checked here too, not only at the HTTP edge (docs/adr/0021), before anything is stored.
     checkScope(['pets:write'], requester.scopes);
     const pet = newPet(input);
-    if (!idempotencyKey) return { pet: await this.pets.add(pet), replayed: false };
+    // The pet and its event commit together; a replay below creates nothing, so records nothing.
+    const add = () =>
+      this.transactions.run(async () => {
+        const created = await this.pets.add(pet);
+        await this.events.record([{ type: 'pet.created', data: created }]);
+        return created;
+      });
+    if (!idempotencyKey) return { pet: await add(), replayed: false };
     // The fingerprint is of the request as sent: a retry omitting `status` is not the same
     // request as one giving `status: "available"`.
     const fingerprint = fingerprintOf([input.name, input.categoryId, input.status ?? null]);
     const { value, replayed } = await this.idempotency.once(
       { ...idempotencyKey, fingerprint },
-      () => this.pets.add(pet),
+      add,
     );
     return { pet: value, replayed };
   }

@@ -35,6 +35,18 @@ describe('ListPets', () => {
     expect(page.nextAfter).toBeNull();
   });
 
+  it('filters by category and by a fragment of the name, whatever its case', async () => {
+    await pets.add({ name: 'Rex', categoryId: 2, status: 'available' });
+    await pets.add({ name: 'T-REX', categoryId: 2, status: 'sold' });
+    expect((await listPets.execute({ categoryId: 2 })).pets.map((p) => p.id)).toEqual([26, 27]);
+    expect((await listPets.execute({ name: 'rex' })).pets.map((p) => p.id)).toEqual([26, 27]);
+    expect(
+      (await listPets.execute({ name: 'rex', status: 'sold', categoryId: 2 })).pets.map(
+        (p) => p.id,
+      ),
+    ).toEqual([27]);
+  });
+
   it('filters by status', async () => {
     const page = await listPets.execute({ status: 'sold', limit: 2 });
     expect(page.pets.map((p) => p.id)).toEqual([5, 10]);

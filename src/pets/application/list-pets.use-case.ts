@@ -6,6 +6,9 @@ import { PetRepository } from './pet.repository';
 
 export interface ListPetsQuery {
   status?: PetStatus;
+  categoryId?: number;
+  /** Text the name contains, compared without regard to case; every character literal. */
+  name?: string;
   after?: PetId;
   limit?: number;
 }
@@ -20,8 +23,8 @@ export interface PetPage {
 export class ListPets {
   constructor(private readonly pets: PetRepository) {}
 
-  async execute({ status, after, limit = DEFAULT_PAGE_SIZE }: ListPetsQuery): Promise<PetPage> {
-    const rows = await this.pets.findPage({ status, after, limit: limit + 1 });
+  async execute({ limit = DEFAULT_PAGE_SIZE, ...filters }: ListPetsQuery): Promise<PetPage> {
+    const rows = await this.pets.findPage({ ...filters, limit: limit + 1 });
     const { items: pets, nextAfter } = keysetPage(rows, limit);
     return { pets, nextAfter };
   }

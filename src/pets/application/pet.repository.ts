@@ -1,18 +1,58 @@
-import { NewPet, Pet, PetId } from '../domain/pet';
+import { NewPet, Pet, PetId, PetPatch } from '../domain/pet';
+import { Adoption } from '../domain/pet-rules';
+import { VersionPrecondition } from '../domain/pet-version';
 import { PetStatus } from '../../common/pet-status';
 
 export interface PetPageQuery {
   /** Only pets with this status, when given. */
   status?: PetStatus;
+  /** Only pets of this category, when given. */
+  categoryId?: number;
+  /** Only pets whose name contains this text, whatever the case of either, when given. */
+  name?: string;
   /** Only pets whose id is greater than this (keyset pagination). */
   after?: PetId;
   /** Maximum number of pets to return. */
   limit: number;
 }
 
-/** Port: where pets are kept. Pages are ordered by ascending id. */
+/**
+ * A rule a change must pass, asked with the pet as it is and what its adoption says, while no one
+ * else can change either: it throws to refuse, and then nothing changes.
+ */
+export type ChangeRule = (current: Pet, adoption: Adoption) => void;
+
+/**
+ * Port: where pets are kept. A deleted pet stays for its orders' sake but is gone from every
+ * method here: not found, not listed, not changed. Pages are ordered by ascending id. Every
+ * category a stored pet names exists (it is created, unnamed, with the pet that first names it).
+ */
 export abstract class PetRepository {
   abstract add(pet: NewPet): Promise<Pet>;
+
   abstract findById(id: PetId): Promise<Pet | null>;
+
   abstract findPage(query: PetPageQuery): Promise<Pet[]>;
+
+  /**
+   * Applies a non-empty `patch` to the pet, in one atomic step, if `precondition` admits its
+   * version (else PetVersionMismatchError) and, when the patch changes its status, `rule` allows
+   * it. Null: no such pet.
+   */
+  abstract update(
+    id: PetId,
+    patch: PetPatch,
+    precondition: VersionPrecondition | undefined,
+    rule: ChangeRule,
+  ): Promise<Pet | null>;
+
+  /**
+   * Deletes the pet, in one atomic step, if `precondition` admits its version (else
+   * PetVersionMismatchError) and `rule` allows it; returns it as it was deleted. Null: no such pet.
+   */
+  abstract remove(
+    id: PetId,
+    precondition: VersionPrecondition | undefined,
+    rule: ChangeRule,
+  ): Promise<Pet | null>;
 }

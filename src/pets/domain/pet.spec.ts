@@ -1,4 +1,4 @@
-import { newPet, MAX_CATEGORY_ID } from './pet';
+import { changesStatus, isEmptyPatch, MAX_CATEGORY_ID, newPet, PetPatch, petPatch } from './pet';
 import { InvalidPetError } from './pet.errors';
 import { PetStatus } from '../../common/pet-status';
 
@@ -38,5 +38,40 @@ describe('newPet', () => {
     expect(() => newPet({ name: 'Rex', categoryId: 1, status: 'lost' as PetStatus })).toThrow(
       InvalidPetError,
     );
+  });
+});
+
+describe('petPatch', () => {
+  it("keeps the fields given, checked as a new pet's", () => {
+    expect(petPatch({ name: 'Max' })).toEqual({ name: 'Max' });
+    expect(petPatch({ categoryId: 2, status: 'sold' })).toEqual({ categoryId: 2, status: 'sold' });
+    expect(petPatch({})).toEqual({});
+  });
+
+  it.each([
+    [{ name: ' ' }, 'name'],
+    [{ name: 'x'.repeat(101) }, 'name'],
+    [{ categoryId: 0 }, 'categoryId'],
+    [{ categoryId: MAX_CATEGORY_ID + 1 }, 'categoryId'],
+    [{ status: 'lost' as PetStatus }, 'status'],
+  ])('refuses %j, naming %s', (patch, field) => {
+    expect(() => petPatch(patch)).toThrow(new RegExp(`^${field}`));
+  });
+
+  it.each(['name', 'categoryId', 'status'])(
+    'refuses null for %s: every field is required',
+    (field) => {
+      expect(() => petPatch({ [field]: null } as unknown as PetPatch)).toThrow(
+        `${field} must not be null`,
+      );
+    },
+  );
+
+  it('tells an empty patch, and one that changes the status', () => {
+    expect(isEmptyPatch({})).toBe(true);
+    expect(isEmptyPatch({ name: 'Max' })).toBe(false);
+    expect(changesStatus({ status: 'available' }, { status: 'pending' })).toBe(true);
+    expect(changesStatus({ status: 'pending' }, { status: 'pending' })).toBe(false);
+    expect(changesStatus({ status: 'pending' }, { name: 'Max' })).toBe(false);
   });
 });

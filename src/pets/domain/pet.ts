@@ -22,10 +22,22 @@ export interface Pet {
   readonly name: string;
   readonly categoryId: number;
   readonly status: PetStatus;
+  /**
+   * 1 when created, +1 on every change of the pet whoever makes it (a client, an order, the
+   * sweeper): the database counts them. A client's If-Match names the version it read.
+   */
+  readonly version: number;
+  /** Instants as RFC 3339 text in UTC, as they are answered: nothing here computes with them. */
+  readonly createdAt: string;
+  /** The instant of the last change: moves exactly when `version` does. */
+  readonly updatedAt: string;
 }
 
-/** A pet that is valid but not stored yet, so it has no id. */
-export type NewPet = Omit<Pet, 'id'>;
+/** What a client says of a pet: the fields it creates it with, and may change. */
+export type PetFields = Pick<Pet, 'name' | 'categoryId' | 'status'>;
+
+/** A pet that is valid but not stored yet, so it has no id, version or instants. */
+export type NewPet = PetFields;
 
 export interface NewPetInput {
   name: string;
@@ -33,16 +45,58 @@ export interface NewPetInput {
   status?: PetStatus;
 }
 
-/** Builds a new pet, enforcing the invariants every stored pet satisfies. */
-export function newPet(input: NewPetInput): NewPet {
-  const { name, categoryId, status = DEFAULT_PET_STATUS } = input;
+/** The fields a change of a pet gives (RFC 7396: absent ones are kept); never null. */
+export type PetPatch = Partial<PetFields>;
+
+function checkName(name: string): void {
   const nameProblem = textProblem(name, PET_NAME);
   if (nameProblem) throw new InvalidPetError(`name ${nameProblem}.`);
+}
+
+function checkCategoryId(categoryId: number): void {
   if (!Number.isInteger(categoryId) || categoryId < 1 || categoryId > MAX_CATEGORY_ID) {
     throw new InvalidPetError(`categoryId must be an integer from 1 to ${MAX_CATEGORY_ID}.`);
   }
+}
+
+function checkStatus(status: unknown): void {
   if (!isPetStatus(status)) {
     throw new InvalidPetError('status must be one of available, pending, sold.');
   }
+}
+
+/** Builds a new pet, enforcing the invariants every stored pet satisfies. */
+export function newPet(input: NewPetInput): NewPet {
+  const { name, categoryId, status = DEFAULT_PET_STATUS } = input;
+  checkName(name);
+  checkCategoryId(categoryId);
+  checkStatus(status);
   return { name, categoryId, status };
+}
+
+/**
+ * A change of a pet, each field it gives checked as a new pet's is. Every field of a pet is
+ * required, so none can be removed: null is refused like any other invalid value.
+ */
+export function petPatch(input: PetPatch): PetPatch {
+  const patch: { -readonly [F in keyof PetFields]?: PetFields[F] } = {};
+  for (const field of ['name', 'categoryId', 'status'] as const) {
+    if (input[field] === null) {
+      throw new InvalidPetError(`${field} must not be null: every field of a pet is required.`);
+    }
+  }
+  if (input.name !== undefined) checkName((patch.name = input.name));
+  if (input.categoryId !== undefined) checkCategoryId((patch.categoryId = input.categoryId));
+  if (input.status !== undefined) checkStatus((patch.status = input.status));
+  return patch;
+}
+
+/** Whether a patch gives no field at all (`{}`): it changes nothing and needs no write. */
+export function isEmptyPatch(patch: PetPatch): boolean {
+  return Object.values(patch).every((value) => value === undefined);
+}
+
+/** Whether applying `patch` would change the pet's status. */
+export function changesStatus(pet: Pick<Pet, 'status'>, patch: PetPatch): boolean {
+  return patch.status !== undefined && patch.status !== pet.status;
 }

@@ -1,6 +1,17 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AppConfig } from '../../platform/config/app-config';
 import {
@@ -13,17 +24,31 @@ import {
   IdempotencyKey,
   IdempotencyKeyHeader,
 } from '../../platform/http/request/idempotency-key';
+import { ApiIfMatchHeader, IfMatch } from '../../platform/http/request/if-match';
+import type { IfMatchCondition } from '../../platform/http/request/entity-tags';
 import { nextPageLink, nextPageLinkHeader } from '../../platform/http/response/next-page-link';
+import { Requester } from '../../common/requester';
 import { CreatePet } from '../application/create-pet.use-case';
+import { DeletePet } from '../application/delete-pet.use-case';
 import { GetPet } from '../application/get-pet.use-case';
 import { ListPets } from '../application/list-pets.use-case';
+import { UpdatePet } from '../application/update-pet.use-case';
 import { MAX_PET_ID, Pet } from '../domain/pet';
 import { ListPetsQueryDto } from './dto/list-pets-query.dto';
 import { NewPetDto } from './dto/new-pet.dto';
 import { PetDto } from './dto/pet.dto';
+import { PetUpdateDto } from './dto/pet-update.dto';
 import { ApiNamedArrayResponse } from '../../platform/http/response/api-named-array-response.decorator';
-import { Deprecated, RequiresScope } from '../../platform/http/route-facts/route-facts.decorators';
+import {
+  AcceptsMergePatch,
+  Deprecated,
+  RequiresScope,
+  Stability,
+} from '../../platform/http/route-facts/route-facts.decorators';
 import { PetIdParamsDto, petIdOf } from './dto/pet-id.params.dto';
+import { ETAG_HEADER, petEntityTag, versionPreconditionOf } from './pet-entity-tag';
+
+const requesterOf = ({ keyId, scopes }: ApiClient): Requester => ({ keyId, scopes });
 
 @ApiTags('animals')
 @ApiBearerAuth()
@@ -34,6 +59,8 @@ export class PetsController {
     private readonly listPets: ListPets,
     private readonly createPet: CreatePet,
     private readonly getPet: GetPet,
+    private readonly updatePet: UpdatePet,
+    private readonly deletePet: DeletePet,
     private readonly config: AppConfig,
   ) {}
 
@@ -42,7 +69,8 @@ export class PetsController {
   @ApiOperation({
     operationId: 'listPets',
     summary: 'List animals',
-    description: 'Returns a page of animals in ascending id order.',
+    description:
+      'Returns a page of animals in ascending id order; `status`, `categoryId` and `name` combine.',
   })
   @ApiNamedArrayResponse('Pets', PetDto, {
     status: 200,
@@ -57,13 +85,26 @@ export class PetsController {
     const limit = query.limit === undefined ? undefined : Number(query.limit);
     // No pet has an id above MAX_PET_ID: after it every page is empty, as after any greater id.
     const after = query.after === undefined ? undefined : Math.min(Number(query.after), MAX_PET_ID);
-    const page = await this.listPets.execute({ status: query.status, after, limit });
+    const { status, categoryId, name } = query;
+    const page = await this.listPets.execute({
+      status,
+      // Validated as at most 2^53 - 1: exact as a number.
+      categoryId: categoryId === undefined ? undefined : Number(categoryId),
+      name,
+      after,
+      limit,
+    });
     if (page.nextAfter !== null) {
       const address = `${this.config.http.publicBaseUrl}/pets`;
-      const { status } = query;
       void reply.header(
         'link',
-        nextPageLink(address, { limit: query.limit, status, after: String(page.nextAfter) }),
+        nextPageLink(address, {
+          limit: query.limit,
+          status,
+          categoryId,
+          name,
+          after: String(page.nextAfter),
+        }),
       );
     }
     return page.pets;
@@ -82,6 +123,7 @@ export class PetsController {
         description: 'Address of the new animal',
         schema: { type: 'string', format: 'uri' },
       },
+      ...ETAG_HEADER,
     },
   })
   @ApiIdempotencyKeyHeader('pet')
@@ -93,12 +135,9 @@ export class PetsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Pet> {
     const idempotency = key === undefined ? undefined : { scope: `key:${client.keyId}`, key };
-    const { pet, replayed } = await this.createPet.execute(
-      { keyId: client.keyId, scopes: client.scopes },
-      body,
-      idempotency,
-    );
+    const { pet, replayed } = await this.createPet.execute(requesterOf(client), body, idempotency);
     void reply.header('location', `${this.config.http.publicBaseUrl}/pets/${pet.id}`);
+    void reply.header('etag', petEntityTag(pet));
     if (replayed) void reply.header('idempotent-replayed', 'true');
     return pet;
   }
@@ -116,9 +155,84 @@ export class PetsController {
     summary: 'Fetch one animal (deprecated)',
     description: 'Returns one animal by identifier.',
   })
-  @ApiResponse({ status: 200, description: 'The requested animal', type: PetDto })
+  @ApiResponse({
+    status: 200,
+    description: 'The requested animal',
+    type: PetDto,
+    headers: ETAG_HEADER,
+  })
   @ApiErrorResponses('validation_failed', 'not_found', 'gone')
-  get(@Param() params: PetIdParamsDto): Promise<Pet> {
-    return this.getPet.execute(petIdOf(params));
+  async get(
+    @Param() params: PetIdParamsDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Pet> {
+    const pet = await this.getPet.execute(petIdOf(params));
+    void reply.header('etag', petEntityTag(pet));
+    return pet;
+  }
+
+  @Patch(':petId')
+  @Stability('beta')
+  @RequiresScope('pets:write')
+  @AcceptsMergePatch()
+  @ApiOperation({
+    operationId: 'updatePet',
+    summary: 'Correct an animal',
+    description:
+      'Changes the fields given (JSON Merge Patch, RFC 7396: absent fields are kept, `null` is refused, `{}` changes nothing). ' +
+      'While an open order holds the animal its status follows the order: changing it is a 409, other fields may change. ' +
+      'Send the `ETag` you read as `If-Match` so that a change made since is never overwritten (412). ' +
+      'The body may be sent as `application/json` or `application/merge-patch+json`.',
+  })
+  @ApiBody({ type: PetUpdateDto, required: true })
+  @ApiIfMatchHeader('animal')
+  @ApiResponse({
+    status: 200,
+    description: 'The animal, as changed (unchanged for `{}`)',
+    type: PetDto,
+    headers: ETAG_HEADER,
+  })
+  @ApiErrorResponses(...BODY_ERRORS, 'not_found', 'pet_has_open_order', 'precondition_failed')
+  async update(
+    @Param() params: PetIdParamsDto,
+    @Body() body: PetUpdateDto,
+    @IfMatch() ifMatch: IfMatchCondition | undefined,
+    @AuthenticatedClient() client: ApiClient,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Pet> {
+    const pet = await this.updatePet.execute(
+      requesterOf(client),
+      petIdOf(params),
+      body,
+      versionPreconditionOf(ifMatch),
+    );
+    void reply.header('etag', petEntityTag(pet));
+    return pet;
+  }
+
+  @Delete(':petId')
+  @HttpCode(204)
+  @Stability('beta')
+  @RequiresScope('pets:write')
+  @ApiOperation({
+    operationId: 'deletePet',
+    summary: 'Remove an animal from the catalogue',
+    description:
+      'From then on the animal is a 404 to every operation on it and absent from listings and the inventory; ' +
+      'its orders stay readable, naming it; its id is never given again. An animal an open order holds cannot be removed (409).',
+  })
+  @ApiIfMatchHeader('animal')
+  @ApiResponse({ status: 204, description: 'Removed' })
+  @ApiErrorResponses('validation_failed', 'not_found', 'pet_has_open_order', 'precondition_failed')
+  async delete(
+    @Param() params: PetIdParamsDto,
+    @IfMatch() ifMatch: IfMatchCondition | undefined,
+    @AuthenticatedClient() client: ApiClient,
+  ): Promise<void> {
+    await this.deletePet.execute(
+      requesterOf(client),
+      petIdOf(params),
+      versionPreconditionOf(ifMatch),
+    );
   }
 }

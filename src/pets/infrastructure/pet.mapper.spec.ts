@@ -1,21 +1,38 @@
 import { PetMapper } from './pet.mapper';
 
+const row = {
+  id: '9007199254740991',
+  name: 'Rex',
+  categoryId: '42',
+  status: 'sold',
+  version: 3,
+  createdAt: '2026-11-23T12:00:00.000Z',
+  updatedAt: '2026-11-24T08:30:00.125Z',
+};
+
 describe('PetMapper', () => {
-  it('turns bigint strings from the database into JSON numbers', () => {
-    expect(
-      PetMapper.toDomain({ id: '9007199254740991', name: 'Rex', categoryId: '42', status: 'sold' }),
-    ).toEqual({ id: 9007199254740991, name: 'Rex', categoryId: 42, status: 'sold' });
+  it('turns bigint strings from the database into JSON numbers, and keeps version and instants', () => {
+    expect(PetMapper.toDomain(row)).toEqual({
+      id: 9007199254740991,
+      name: 'Rex',
+      categoryId: 42,
+      status: 'sold',
+      version: 3,
+      createdAt: '2026-11-23T12:00:00.000Z',
+      updatedAt: '2026-11-24T08:30:00.125Z',
+    });
   });
 
   it('writes category ids as exact strings', () => {
     expect(
       PetMapper.toPersistence({ name: 'Rex', categoryId: 9007199254740991, status: 'pending' }),
     ).toEqual({ name: 'Rex', categoryId: '9007199254740991', status: 'pending' });
+    expect(PetMapper.patchToPersistence({ categoryId: 9007199254740991 })).toEqual({
+      categoryId: '9007199254740991',
+    });
   });
 
   it('refuses a row whose status the domain does not know', () => {
-    expect(() =>
-      PetMapper.toDomain({ id: '1', name: 'Rex', categoryId: '1', status: 'lost' }),
-    ).toThrow('unknown status');
+    expect(() => PetMapper.toDomain({ ...row, status: 'lost' })).toThrow('unknown status');
   });
 });

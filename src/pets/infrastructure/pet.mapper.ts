@@ -1,9 +1,26 @@
-import { NewPet, Pet } from '../domain/pet';
+import { NewPet, Pet, PetPatch } from '../domain/pet';
 import { isPetStatus } from '../../common/pet-status';
-import { PetOrmEntity } from './pet.orm-entity';
+
+/** A row as the statements select it: bigints and instants as text. */
+export interface PetRow {
+  id: string;
+  name: string;
+  categoryId: string;
+  status: string;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A pet's fields as the statements take them: category ids as exact text. */
+export interface PetFieldsRow {
+  name: string;
+  categoryId: string;
+  status: string;
+}
 
 export const PetMapper = {
-  toDomain(row: PetOrmEntity): Pet {
+  toDomain(row: PetRow): Pet {
     if (!isPetStatus(row.status)) {
       throw new Error(`Stored pet ${row.id} has an unknown status.`);
     }
@@ -12,10 +29,21 @@ export const PetMapper = {
       name: row.name,
       categoryId: Number(row.categoryId),
       status: row.status,
+      version: row.version,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
     };
   },
 
-  toPersistence(pet: NewPet): Omit<PetOrmEntity, 'id'> {
+  toPersistence(pet: NewPet): PetFieldsRow {
     return { name: pet.name, categoryId: String(pet.categoryId), status: pet.status };
+  },
+
+  patchToPersistence(patch: PetPatch): Partial<PetFieldsRow> {
+    return {
+      name: patch.name,
+      categoryId: patch.categoryId === undefined ? undefined : String(patch.categoryId),
+      status: patch.status,
+    };
   },
 };

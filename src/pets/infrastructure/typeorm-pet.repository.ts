@@ -1,28 +1,123 @@
 import { Injectable } from '@nestjs/common';
+import { sqlInstant } from '../../platform/database/sql-instant';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
-import { PetPageQuery, PetRepository } from '../application/pet.repository';
-import { NewPet, Pet, PetId } from '../domain/pet';
-import { PetMapper } from './pet.mapper';
-import { PetOrmEntity } from './pet.orm-entity';
+import { ChangeRule, PetPageQuery, PetRepository } from '../application/pet.repository';
+import { NewPet, Pet, PetId, PetPatch } from '../domain/pet';
+import { admits, VersionPrecondition, versionsOf } from '../domain/pet-version';
+import { PetHasOpenOrderError, PetVersionMismatchError } from '../domain/pet.errors';
+import { PetMapper, PetRow } from './pet.mapper';
 
 // The hot statements, as fixed text: a request builds no SQL (docs/adr/0008).
-const COLUMNS = 'id, name, category_id AS "categoryId", status';
+const COLUMNS = `id, name, category_id AS "categoryId", status, version,
+  ${sqlInstant('created_at')} AS "createdAt", ${sqlInstant('updated_at')} AS "updatedAt"`;
+
+/**
+ * The pet, and its category if no category has that id yet (unnamed), in one statement: the
+ * foreign key, checked as the statement ends, finds it. A concurrent first use of the same
+ * category waits for the other's insert and then changes nothing.
+ */
 const INSERT: SqlStatement = {
   name: 'pets_insert',
-  text: `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+  text: `WITH "category" AS (
+           INSERT INTO categories (id) VALUES ($2) ON CONFLICT DO NOTHING
+         )
+         INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
 };
 const FIND_BY_ID: SqlStatement = {
   name: 'pets_find_by_id',
-  text: `SELECT ${COLUMNS} FROM pets WHERE id = $1`,
+  text: `SELECT ${COLUMNS} FROM pets WHERE id = $1 AND deleted_at IS NULL`,
 };
-const PAGE: SqlStatement = {
-  name: 'pets_page',
-  text: `SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`,
+
+/** Which filters a page has: each combination is a statement of its own, planned for its index. */
+interface Filters {
+  status: boolean;
+  category: boolean;
+  name: boolean;
+}
+
+/**
+ * A page's statement: the filters given, then `id > after`, ascending, `limit` rows. A name is a
+ * case-insensitive substring whose `%`, `_` and `\` the repository escapes (ESCAPE '\'), served by
+ * the trigram index (PetNameSearch1795220340000). A name search is planned for its own text each
+ * time: how many pets a fragment matches decides between that index and walking the ids.
+ */
+function pageStatement({ status, category, name }: Filters): SqlStatement {
+  const conditions = ['deleted_at IS NULL'];
+  const named = ['pets_page'];
+  let parameter = 0;
+  const filter = (condition: string, label: string) => {
+    conditions.push(condition.replace('?', `$${++parameter}`));
+    named.push(label);
+  };
+  if (status) filter('status = ?', 'status');
+  if (category) filter('category_id = ?', 'category');
+  if (name) filter(`name ILIKE ? ESCAPE '\\'`, 'name');
+  conditions.push(`id > $${++parameter}`);
+  return {
+    name: named.length === 1 ? named[0] : `${named[0]}_by_${named.slice(1).join('_and_')}`,
+    text: `SELECT ${COLUMNS} FROM pets WHERE ${conditions.join(' AND ')}
+           ORDER BY id LIMIT $${++parameter}`,
+    prepare: !name,
+  };
+}
+
+/** Every page statement, by its filters: status, category, name, as three bits. */
+const PAGES: SqlStatement[] = Array.from({ length: 8 }, (_, bits) =>
+  pageStatement({ status: (bits & 1) > 0, category: (bits & 2) > 0, name: (bits & 4) > 0 }),
+);
+
+/** `text` as a LIKE pattern that matches it anywhere, every character literal. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+/**
+ * A change that keeps the status needs no one's leave: applied in one guarded statement, only if
+ * the pet exists, its version is among $5 (when given: the precondition, compared by the database
+ * itself) and, when $6 is given, its status is still $6. Anything else changes no row, and the
+ * locked path below finds out why. A category named first here is created as for a new pet.
+ */
+const UPDATE: SqlStatement = {
+  name: 'pets_update',
+  text: `WITH "pet" AS (
+           UPDATE pets
+              SET name = coalesce($2, name), category_id = coalesce($3, category_id),
+                  status = coalesce($4, status)
+            WHERE id = $1 AND deleted_at IS NULL
+              AND ($5::int[] IS NULL OR version = ANY($5::int[]))
+              AND ($6::varchar IS NULL OR status = $6)
+           RETURNING ${COLUMNS}
+         ), "category" AS (
+           INSERT INTO categories (id)
+           SELECT "categoryId" FROM "pet" WHERE $3::bigint IS NOT NULL
+           ON CONFLICT DO NOTHING
+         )
+         SELECT * FROM "pet"`,
 };
-const PAGE_BY_STATUS: SqlStatement = {
-  name: 'pets_page_by_status',
-  text: `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
+const LOCK: SqlStatement = {
+  name: 'pets_lock',
+  text: `SELECT ${COLUMNS} FROM pets WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`,
 };
+/**
+ * Whether an order holds the pet, as the store's statements leave it: open means `placed` or
+ * `approved` (the store's unique index `orders_one_open_per_pet` has the same predicate). Asked
+ * with the pet locked, in a snapshot taken after the lock: every order placed before is seen, and
+ * none can be placed until the change commits (placing one updates the pet's row).
+ */
+const OPEN_ORDER: SqlStatement = {
+  name: 'pets_open_order',
+  text: `SELECT EXISTS (
+           SELECT 1 FROM orders WHERE pet_id = $1 AND status IN ('placed', 'approved')
+         ) AS "openOrder"`,
+};
+const REMOVE: SqlStatement = {
+  name: 'pets_remove',
+  text: `UPDATE pets SET deleted_at = now()
+          WHERE id = $1 AND deleted_at IS NULL
+            AND ($2::int[] IS NULL OR version = ANY($2::int[]))
+         RETURNING ${COLUMNS}`,
+};
+
+/** How the trigger refuses to delete a pet with an open order (PetVersionsAndDeletion1795220300000). */
+const KEPT_WHILE_ORDERED = 'pets_kept_while_ordered';
 
 @Injectable()
 export class TypeOrmPetRepository extends PetRepository {
@@ -32,23 +127,99 @@ export class TypeOrmPetRepository extends PetRepository {
 
   async add(pet: NewPet): Promise<Pet> {
     const row = PetMapper.toPersistence(pet);
-    const [created] = await this.sql.query<PetOrmEntity>(INSERT, [
-      row.name,
-      row.categoryId,
-      row.status,
-    ]);
+    const [created] = await this.sql.query<PetRow>(INSERT, [row.name, row.categoryId, row.status]);
     return PetMapper.toDomain(created);
   }
 
   async findById(id: PetId): Promise<Pet | null> {
-    const [row] = await this.sql.query<PetOrmEntity>(FIND_BY_ID, [id]);
+    const [row] = await this.sql.query<PetRow>(FIND_BY_ID, [id]);
     return row ? PetMapper.toDomain(row) : null;
   }
 
-  async findPage({ status, after = 0, limit }: PetPageQuery): Promise<Pet[]> {
-    const rows = status
-      ? await this.sql.query<PetOrmEntity>(PAGE_BY_STATUS, [status, after, limit])
-      : await this.sql.query<PetOrmEntity>(PAGE, [after, limit]);
+  async findPage({ status, categoryId, name, after = 0, limit }: PetPageQuery): Promise<Pet[]> {
+    const values: unknown[] = [];
+    if (status !== undefined) values.push(status);
+    if (categoryId !== undefined) values.push(categoryId);
+    if (name !== undefined) values.push(containing(name));
+    const statement =
+      PAGES[
+        (status !== undefined ? 1 : 0) |
+          (categoryId !== undefined ? 2 : 0) |
+          (name !== undefined ? 4 : 0)
+      ];
+    const rows = await this.sql.query<PetRow>(statement, [...values, after, limit]);
     return rows.map(PetMapper.toDomain);
+  }
+
+  async update(
+    id: PetId,
+    patch: PetPatch,
+    precondition: VersionPrecondition | undefined,
+    rule: ChangeRule,
+  ): Promise<Pet | null> {
+    // Most changes keep the status (a new name, another category): one statement, no lock held
+    // across round trips. A status change, or any refusal, goes the locked way.
+    const [changed] = await this.apply(id, patch, versionsOf(precondition), patch.status ?? null);
+    if (changed) return PetMapper.toDomain(changed);
+    return this.whileLocked(id, precondition, rule, async () => {
+      const [updated] = await this.apply(id, patch, versionsOf(precondition), null);
+      return PetMapper.toDomain(updated);
+    });
+  }
+
+  async remove(
+    id: PetId,
+    precondition: VersionPrecondition | undefined,
+    rule: ChangeRule,
+  ): Promise<Pet | null> {
+    return this.whileLocked(id, precondition, rule, async () => {
+      const [removed] = await this.sql
+        .query<PetRow>(REMOVE, [id, versionsOf(precondition)])
+        .catch((error: unknown) => {
+          // The database's own refusal, should an order have slipped past the rule.
+          const { code, constraint } = error as { code?: string; constraint?: string };
+          if (code === '23001' && constraint === KEPT_WHILE_ORDERED) {
+            throw new PetHasOpenOrderError(id, 'it cannot be deleted');
+          }
+          throw error;
+        });
+      return PetMapper.toDomain(removed);
+    });
+  }
+
+  private apply(id: PetId, patch: PetPatch, versions: number[] | null, keepStatus: string | null) {
+    const row = PetMapper.patchToPersistence(patch);
+    return this.sql.query<PetRow>(UPDATE, [
+      id,
+      row.name ?? null,
+      row.categoryId ?? null,
+      row.status ?? null,
+      versions,
+      keepStatus,
+    ]);
+  }
+
+  /**
+   * Runs `change` in a transaction holding the pet's row lock, once the pet is found (else null),
+   * its version meets the precondition (412 before 409: a client that read an old version learns
+   * that first) and `rule` allows the change, asked with what the orders say now.
+   */
+  private whileLocked(
+    id: PetId,
+    precondition: VersionPrecondition | undefined,
+    rule: ChangeRule,
+    change: () => Promise<Pet>,
+  ): Promise<Pet | null> {
+    return this.sql.transaction(async () => {
+      const [row] = await this.sql.query<PetRow>(LOCK, [id]);
+      if (!row) return null;
+      const current = PetMapper.toDomain(row);
+      if (!admits(precondition, current.version)) {
+        throw new PetVersionMismatchError(id, current.version);
+      }
+      const [{ openOrder }] = await this.sql.query<{ openOrder: boolean }>(OPEN_ORDER, [id]);
+      rule(current, { openOrder });
+      return change();
+    });
   }
 }

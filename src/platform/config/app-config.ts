@@ -1,3 +1,4 @@
+import { isValidCIDR } from 'ipaddr.js';
 import {
   baseUrl,
   boolean,
@@ -80,6 +81,32 @@ export interface StoreConfig {
   orderSweepIntervalMs: number;
 }
 
+/** Events and their webhooks (docs/adr/0030, 0031). */
+export interface WebhooksConfig {
+  /** The whole of one delivery attempt: resolving, connecting, sending, the answer's head. */
+  timeoutMs: number;
+  /** Seconds between attempts, each ±20 %; after the last the delivery has failed. */
+  retrySchedule: number[];
+  /** An endpoint failing every attempt for this long is disabled (`failing`). */
+  disableAfterHours: number;
+  /** CIDRs exempt from the address rules, where plain http is allowed too; none by default. */
+  allowedNetworks: string[];
+  /** 32 bytes (base64) that encrypt endpoint secrets at rest; unset: they are stored as issued. */
+  secretsKey?: Buffer;
+  /** How long a claimed delivery is this instance's before another may take it over. */
+  leaseSeconds: number;
+  /** How often an idle instance looks for due deliveries. */
+  pollIntervalMs: number;
+  /** Attempts under way at once on this instance, and to one endpoint from it. */
+  concurrency: number;
+  endpointConcurrency: number;
+}
+
+export interface EventsConfig {
+  /** Events older than this are deleted, with their deliveries. */
+  retentionDays: number;
+}
+
 export interface ObservabilityConfig {
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   /** `json`: one JSON object a line, for log collectors; `text`: for people at a terminal. */
@@ -102,6 +129,8 @@ export class AppConfig {
   apiKeys!: ApiKeysConfig;
   rateLimit!: RateLimitConfig;
   store!: StoreConfig;
+  events!: EventsConfig;
+  webhooks!: WebhooksConfig;
   observability!: ObservabilityConfig;
   runtime!: RuntimeConfig;
 }
@@ -251,6 +280,73 @@ function observabilityConfig(env: Env): ObservabilityConfig {
   };
 }
 
+const DEFAULT_RETRY_SCHEDULE = '5,300,1800,7200,18000,36000,50400,72000,86400';
+
+function retrySchedule(env: Env): number[] {
+  const raw = read(env, 'WEBHOOK_RETRY_SCHEDULE') ?? DEFAULT_RETRY_SCHEDULE;
+  const seconds = raw.split(',').map((part) => part.trim());
+  if (seconds.length > 50 || !seconds.every((part) => /^\d{1,7}$/.test(part) && Number(part) > 0)) {
+    throw new ConfigError(
+      'WEBHOOK_RETRY_SCHEDULE',
+      `must be up to 50 comma-separated whole seconds from 1 to 9999999 such as ${DEFAULT_RETRY_SCHEDULE}, got "${raw}".`,
+    );
+  }
+  return seconds.map(Number);
+}
+
+function allowedNetworks(env: Env): string[] {
+  const cidrs = (read(env, 'WEBHOOK_ALLOWED_NETWORKS') ?? '')
+    .split(',')
+    .map((cidr) => cidr.trim())
+    .filter(Boolean);
+  for (const cidr of cidrs) {
+    if (!isValidCIDR(cidr)) {
+      throw new ConfigError(
+        'WEBHOOK_ALLOWED_NETWORKS',
+        `must be a comma-separated list of CIDRs such as 10.20.0.0/16,fd00::/8, got "${cidr}".`,
+      );
+    }
+  }
+  return cidrs;
+}
+
+function secretsKey(env: Env): Buffer | undefined {
+  const raw = read(env, 'WEBHOOK_SECRETS_KEY');
+  if (raw === undefined) return undefined;
+  const key = /^[A-Za-z0-9+/]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
+  if (key?.length !== 32) {
+    // Never echoed: it is a secret.
+    throw new ConfigError(
+      'WEBHOOK_SECRETS_KEY',
+      'must be 32 bytes in base64, such as the output of `openssl rand -base64 32`.',
+    );
+  }
+  return key;
+}
+
+function webhooksConfig(env: Env): WebhooksConfig {
+  const leaseSeconds = integer(env, 'WEBHOOK_LEASE_SECONDS', 60, 2, 60);
+  // An attempt, and one queued behind another to the same endpoint, end within the lease.
+  const timeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 30_000);
+  if (2 * timeoutMs >= leaseSeconds * 1000) {
+    throw new ConfigError(
+      'WEBHOOK_TIMEOUT_MS',
+      `must be less than half of WEBHOOK_LEASE_SECONDS (${leaseSeconds} s), got ${timeoutMs}.`,
+    );
+  }
+  return {
+    timeoutMs,
+    retrySchedule: retrySchedule(env),
+    disableAfterHours: integer(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 120, 1, 8760),
+    allowedNetworks: allowedNetworks(env),
+    secretsKey: secretsKey(env),
+    leaseSeconds,
+    pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 250, 10, 60_000),
+    concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1000),
+    endpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 100),
+  };
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   return Object.assign(new AppConfig(), {
     http: httpConfig(env),
@@ -262,6 +358,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // Every instance sweeps; within a minute of an expiry is the promise.
       orderSweepIntervalMs: integer(env, 'ORDER_SWEEP_INTERVAL_MS', 15_000, 100, 60_000),
     },
+    events: { retentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650) },
+    webhooks: webhooksConfig(env),
     observability: observabilityConfig(env),
     runtime: { heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 50, 0, 300) },
   } satisfies AppConfig);

@@ -1,8 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { DataDirLock } from './data-dir-lock';
+
+/**
+ * The extensions the migrations create, loaded into every embedded engine (the service's and the
+ * tests'), so that it runs the same migrations as a PostgreSQL server: pg_trgm for the name search.
+ */
+export const EMBEDDED_EXTENSIONS = { pg_trgm };
 
 /**
  * A real PostgreSQL engine (PGlite) inside the process, served over the PostgreSQL wire
@@ -35,7 +42,7 @@ export class EmbeddedPostgres {
       location = resolve(dataDir, 'pgdata');
     }
     try {
-      const db = await PGlite.create(location);
+      const db = await PGlite.create(location, { extensions: EMBEDDED_EXTENSIONS });
       const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
       await server.start();
       return new EmbeddedPostgres(

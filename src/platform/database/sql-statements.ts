@@ -15,6 +15,12 @@ function isClientTimeout(error: unknown): boolean {
 export interface SqlStatement {
   name: string;
   text: string;
+  /**
+   * False: planned anew for its values every time, never prepared. For a statement whose best plan
+   * depends on the values (how many rows a pattern matches), which a prepared statement's generic
+   * plan would fix once for all.
+   */
+  prepare?: boolean;
 }
 
 /**
@@ -46,7 +52,7 @@ export class SqlStatements {
 
   async query<T extends QueryResultRow>(statement: SqlStatement, values: unknown[]): Promise<T[]> {
     const { rows } = await (this.inTransaction.getStore() ?? this.pool).query<T>(
-      this.named
+      this.named && statement.prepare !== false
         ? { name: statement.name, text: statement.text, values }
         : { text: statement.text, values },
     );
@@ -68,6 +74,11 @@ export class SqlStatements {
     }
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    // A connection lost between two statements makes pg emit 'error' on the client, which the
+    // pool hears only while the client is idle in it: unheard, it would end the process. Heard
+    // here, the next statement fails (a 503) and the connection is not given back.
+    const lost = (error: Error) => (broken ??= error);
+    client.on('error', lost);
     try {
       await client.query(takeLock ? `${this.begin}; ${takeLock}` : this.begin);
       const result = await this.inTransaction.run(client, work);
@@ -84,6 +95,7 @@ export class SqlStatements {
       }
       throw error;
     } finally {
+      client.removeListener('error', lost);
       client.release(broken);
     }
   }

@@ -2,11 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { FallbackController } from './routing/fallback.controller';
-import {
-  createValidationPipe,
-  JsonObjectBodyPipe,
-  QueryKeysPipe,
-} from './request/request-validation';
+import { RequestValidationPipe } from './request/request-validation';
 import { RouteFactHeaders } from './route-facts/route-fact-headers';
 import { RouteTable } from './routing/route-table';
 
@@ -17,9 +13,7 @@ import { RouteTable } from './routing/route-table';
     RouteTable,
     RouteFactHeaders,
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
-    { provide: APP_PIPE, useClass: JsonObjectBodyPipe },
-    { provide: APP_PIPE, useClass: QueryKeysPipe },
-    { provide: APP_PIPE, useFactory: createValidationPipe },
+    { provide: APP_PIPE, useClass: RequestValidationPipe },
   ],
   exports: [RouteTable, RouteFactHeaders],
 })

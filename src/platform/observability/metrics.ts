@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { RequestMetrics } from './request-metrics';
 
 const REDIS_UP = 'rate_limit_redis_up';
 
@@ -8,27 +9,8 @@ const REDIS_UP = 'rate_limit_redis_up';
 export class Metrics {
   readonly registry = new Registry();
 
-  readonly requests = new Counter({
-    name: 'http_requests_total',
-    help: 'Requests answered, by operation and status',
-    labelNames: ['operation', 'status'] as const,
-    registers: [this.registry],
-  });
-
-  readonly duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time to answer a request, by operation and status',
-    labelNames: ['operation', 'status'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [this.registry],
-  });
-
-  readonly rateLimitDecisions = new Counter({
-    name: 'rate_limit_decisions_total',
-    help: 'Rate-limit decisions: admitted, or refused with 429',
-    labelNames: ['decision'] as const,
-    registers: [this.registry],
-  });
+  /** Requests by operation and status, their durations, and the rate limiter's decisions. */
+  readonly requests = new RequestMetrics(this.registry);
 
   readonly poolConnections = new Gauge({
     name: 'db_pool_connections',

@@ -8,6 +8,7 @@ import { RequestObserver } from './request-observer';
 @Module({
   controllers: [MetricsController, HealthController],
   providers: [Metrics, RequestObserver],
-  exports: [RequestObserver],
+  // Metrics: features register their own in the one registry /metrics serves.
+  exports: [RequestObserver, Metrics],
 })
 export class ObservabilityModule {}

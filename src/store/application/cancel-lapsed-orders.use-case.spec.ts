@@ -1,4 +1,5 @@
 import { InMemoryIdempotency } from '../../../test/fakes/in-memory-idempotency';
+import { InMemoryEvents } from '../../../test/fakes/in-memory-events';
 import { InMemoryOrderRepository } from '../../../test/fakes/in-memory-order.repository';
 import { OrderPlacer } from '../domain/order';
 import { CancelLapsedOrders } from './cancel-lapsed-orders.use-case';
@@ -15,13 +16,15 @@ describe('CancelLapsedOrders', () => {
   let orders: InMemoryOrderRepository;
   let place: PlaceOrder;
   let cancelLapsed: CancelLapsedOrders;
+  let events: InMemoryEvents;
 
   beforeEach(() => {
+    events = new InMemoryEvents();
     orders = new InMemoryOrderRepository();
     for (let id = 1; id <= 4; id++) orders.pets.set(id, 'available');
     orders.holdSeconds = 60;
-    place = new PlaceOrder(orders, new InMemoryIdempotency());
-    cancelLapsed = new CancelLapsedOrders(orders);
+    place = new PlaceOrder(orders, new InMemoryIdempotency(), events, events.transactions);
+    cancelLapsed = new CancelLapsedOrders(orders, events, events.transactions);
   });
 
   it('cancels placed orders past their hold, freeing their pets, and only those', async () => {
@@ -29,7 +32,7 @@ describe('CancelLapsedOrders', () => {
     orders.nowMs += 30_000;
     await place.execute(customer, 2);
     const approved = (await place.execute(customer, 3)).order;
-    await new UpdateOrder(orders).execute(
+    await new UpdateOrder(orders, events, events.transactions).execute(
       { keyId: '9', scopes: ['orders:manage'] },
       approved.id,
       'approved',
@@ -62,5 +65,20 @@ describe('CancelLapsedOrders', () => {
     ]);
     expect(orders.pets.get(1)).toBe('available');
     expect(orders.pets.get(2)).toBe('pending');
+  });
+
+  it('records order.cancelled and pet.updated for each lapsed order', async () => {
+    const mine = (await place.execute(customer, 1)).order;
+    orders.revokedKeys.add('1');
+    await cancelLapsed.execute();
+    expect(events.recorded.slice(2)).toEqual([
+      {
+        type: 'order.cancelled',
+        data: expect.objectContaining({ id: mine.id, cancelReason: 'key_revoked' }),
+        owner: '1',
+      },
+      { type: 'pet.updated', data: expect.objectContaining({ id: 1, status: 'available' }) },
+    ]);
+    expect(events.recorded[2].data).not.toHaveProperty('owner');
   });
 });

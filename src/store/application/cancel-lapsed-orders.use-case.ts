@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Order } from '../domain/order';
+import { EventRecorder } from '../../common/events/event-recorder';
+import { Transactions } from '../../common/transactions';
+import { eventsOf, Order, OrderChange } from '../domain/order';
 import { LapseReason, OrderRepository } from './order.repository';
 
 /** Orders cancelled per statement: each is short, and no connection is held between batches. */
@@ -12,15 +14,24 @@ const BATCH_SIZE = 500;
  */
 @Injectable()
 export class CancelLapsedOrders {
-  constructor(private readonly orders: OrderRepository) {}
+  constructor(
+    private readonly orders: OrderRepository,
+    private readonly events: EventRecorder,
+    private readonly transactions: Transactions,
+  ) {}
 
   async execute(): Promise<Order[]> {
     const cancelled: Order[] = [];
     for (const reason of ['expired', 'key_revoked'] as LapseReason[]) {
-      let batch: Order[];
+      let batch: OrderChange[];
       do {
-        batch = await this.orders.cancelLapsed(reason, BATCH_SIZE);
-        cancelled.push(...batch);
+        // Each batch and its `order.cancelled` and `pet.updated` events commit together.
+        batch = await this.transactions.run(async () => {
+          const changes = await this.orders.cancelLapsed(reason, BATCH_SIZE);
+          await this.events.record(changes.flatMap(eventsOf));
+          return changes;
+        });
+        cancelled.push(...batch.map(({ order }) => order));
       } while (batch.length === BATCH_SIZE);
     }
     return cancelled;

@@ -1,4 +1,4 @@
-import { CancelReason, Order, OrderId, OrderStatus } from '../domain/order';
+import { CancelReason, Order, OrderChange, OrderId, OrderStatus } from '../domain/order';
 
 export interface OrderPageQuery {
   /** Only this key's orders; every key's when absent. */
@@ -18,9 +18,9 @@ export abstract class OrderRepository {
   /**
    * Places an order for the pet if it is available, making it pending, and if the owner holds
    * fewer than `openOrderLimit` open orders, under any concurrency. Throws OpenOrderLimitError,
-   * OrderedPetNotFoundError or PetNotAvailableError otherwise.
+   * OrderedPetNotFoundError or PetNotAvailableError otherwise. Answers the order and its pet.
    */
-  abstract place(petId: number, owner: string, openOrderLimit: number): Promise<Order>;
+  abstract place(petId: number, owner: string, openOrderLimit: number): Promise<OrderChange>;
 
   abstract findById(id: OrderId): Promise<Order | null>;
 
@@ -29,19 +29,20 @@ export abstract class OrderRepository {
 
   /**
    * Moves an order, and its pet with it: `decide` sees the order as it is, no other change of it
-   * under way, and returns its next status or throws (then nothing changes). Null: no such order.
+   * under way, and returns its next status or throws (then nothing changes). Answers the order
+   * and its pet after the change; null: no such order.
    */
   abstract changeStatus(
     id: OrderId,
     decide: (current: Order) => OrderStatus,
-  ): Promise<Order | null>;
+  ): Promise<OrderChange | null>;
 
   /**
    * Cancels up to `batch` `placed` orders that lapsed for `reason` (`expired`: past their hold;
    * `key_revoked`: their key is revoked), freeing their pets in the same transaction; never one
-   * that another call is cancelling. Returns the cancelled orders.
+   * that another call is cancelling. Returns the cancelled orders, each with its pet.
    */
-  abstract cancelLapsed(reason: LapseReason, batch: number): Promise<Order[]>;
+  abstract cancelLapsed(reason: LapseReason, batch: number): Promise<OrderChange[]>;
 }
 
 /** Why a `placed` order is cancelled without a client asking. */

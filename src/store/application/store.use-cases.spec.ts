@@ -1,6 +1,7 @@
 import { InsufficientScopeError } from '../../common/scopes';
 import { IdempotencyKeyReusedError } from '../../platform/idempotency/idempotency';
 import { InMemoryIdempotency } from '../../../test/fakes/in-memory-idempotency';
+import { InMemoryEvents } from '../../../test/fakes/in-memory-events';
 import {
   InMemoryOrderRepository,
   InMemoryPetInventory,
@@ -32,14 +33,16 @@ describe('the store use cases', () => {
   let orders: InMemoryOrderRepository;
   let place: PlaceOrder;
   let update: UpdateOrder;
+  let events: InMemoryEvents;
 
   beforeEach(() => {
+    events = new InMemoryEvents();
     orders = new InMemoryOrderRepository();
     orders.pets.set(1, 'available');
     orders.pets.set(2, 'available');
     orders.pets.set(3, 'sold');
-    place = new PlaceOrder(orders, new InMemoryIdempotency());
-    update = new UpdateOrder(orders);
+    place = new PlaceOrder(orders, new InMemoryIdempotency(), events, events.transactions);
+    update = new UpdateOrder(orders, events, events.transactions);
   });
 
   describe('PlaceOrder', () => {
@@ -179,6 +182,44 @@ describe('the store use cases', () => {
       await expect(
         new GetInventory(new InMemoryPetInventory(orders)).execute(shelter),
       ).rejects.toThrow(InsufficientScopeError);
+    });
+  });
+
+  describe('the events of each change', () => {
+    const { id, ...placedWithoutId } = { id: 1, petId: 1, status: 'placed' };
+
+    it('records order.placed with the order as answered, then pet.updated, once per placement', async () => {
+      const key = { scope: 'key:1', key: 'retry-1' };
+      const { order } = await place.execute(customer, 1, key);
+      await place.execute(customer, 1, key);
+      const { owner, ...answered } = order;
+      expect(owner).toBe('1');
+      expect(events.recorded).toEqual([
+        { type: 'order.placed', data: answered, owner: '1' },
+        {
+          type: 'pet.updated',
+          data: expect.objectContaining({ id: 1, name: 'Pet 1', categoryId: 1, status: 'pending' }),
+        },
+      ]);
+      expect(answered).toMatchObject({ id, ...placedWithoutId });
+    });
+
+    it('records each move of an order with its pet, and nothing for a refused one', async () => {
+      await place.execute(customer, 1);
+      await update.execute(shelter, 1, 'approved');
+      await expect(update.execute(shelter, 1, 'approved')).rejects.toThrow(InvalidTransitionError);
+      await expect(update.execute(neighbour, 1, 'cancelled')).rejects.toThrow(OrderNotFoundError);
+      await update.execute(shelter, 1, 'delivered');
+      await expect(place.execute(customer, 3)).rejects.toThrow(PetNotAvailableError);
+      expect(
+        events.recorded.map(({ type, data }) => [type, (data as { status: string }).status]),
+      ).toEqual([
+        ['order.placed', 'placed'],
+        ['pet.updated', 'pending'],
+        ['order.approved', 'approved'],
+        ['order.delivered', 'delivered'],
+        ['pet.updated', 'sold'],
+      ]);
     });
   });
 });

@@ -1,3 +1,5 @@
+import { NewEvent } from '../../common/events/event';
+import { PetPayload } from '../../common/events/pet-payload';
 import { PetStatus } from '../../common/pet-status';
 import { Scope } from '../../common/scopes';
 import { InvalidTransitionError } from './order.errors';
@@ -61,6 +63,43 @@ export interface Order {
   readonly expiresAt: string | null;
   /** Set when, and only when, the order is cancelled. */
   readonly cancelReason: CancelReason | null;
+}
+
+/** An order as the API answers it (GET /v1/store/orders/{orderId}): all but whose it is. */
+export type OrderPayload = Omit<Order, 'owner'>;
+
+export function orderPayload({
+  id,
+  petId,
+  status,
+  placedAt,
+  updatedAt,
+  expiresAt,
+  cancelReason,
+}: Order): OrderPayload {
+  return { id, petId, status, placedAt, updatedAt, expiresAt, cancelReason };
+}
+
+/** A change of an order, with its pet as the same transaction left it: the pet follows its order. */
+export interface OrderChange {
+  readonly order: Order;
+  readonly pet: PetPayload;
+}
+
+/**
+ * What a change of an order records: the order's event (`order.<its status>`), readable by its
+ * key and by those managing orders, then `pet.updated` when the order moved its pet's status:
+ * every change but approval, which keeps the pet `pending`.
+ */
+export function eventsOf({ order, pet }: OrderChange): NewEvent[] {
+  const orderEvent: NewEvent = {
+    type: `order.${order.status}`,
+    data: orderPayload(order),
+    owner: order.owner,
+  };
+  return order.status === 'approved'
+    ? [orderEvent]
+    : [orderEvent, { type: 'pet.updated', data: pet }];
 }
 
 /**

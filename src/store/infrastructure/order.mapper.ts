@@ -1,4 +1,5 @@
-import { isCancelReason, isOrderStatus, Order } from '../domain/order';
+import { PetPayload } from '../../common/events/pet-payload';
+import { isCancelReason, isOrderStatus, Order, OrderChange } from '../domain/order';
 /** A row as the hot statements select it: bigints and instants as text. */
 export interface OrderRow {
   id: string;
@@ -11,7 +12,17 @@ export interface OrderRow {
   cancelReason: string | null;
 }
 
+/** A row of a statement that changes an order and its pet: the pet as the API answers it. */
+export interface OrderChangeRow extends OrderRow {
+  pet: PetPayload;
+}
+
 export const OrderMapper = {
+  toChange(row: OrderChangeRow): OrderChange {
+    const { pet, ...order } = row;
+    return { order: OrderMapper.toDomain(order), pet };
+  },
+
   toDomain(row: OrderRow): Order {
     if (!isOrderStatus(row.status)) {
       throw new Error(`Stored order ${row.id} has an unknown status.`);

@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
 import { isPetStatus } from '../../common/pet-status';
+import { sqlInstant } from '../../platform/database/sql-instant';
 import { AdvisoryLock, SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
+import { petPayloadJson } from '../../platform/events/pet-payload.sql';
 import { LapseReason, OrderPageQuery, OrderRepository } from '../application/order.repository';
 import {
   cancelReasonOf,
   mayPlaceAnother,
   Order,
+  OrderChange,
   ORDERABLE_PET_STATUS,
   OrderId,
   OrderStatus,
@@ -17,15 +20,12 @@ import {
   OrderedPetNotFoundError,
   PetNotAvailableError,
 } from '../domain/order.errors';
-import { OrderMapper, OrderRow } from './order.mapper';
+import { OrderChangeRow, OrderMapper, OrderRow } from './order.mapper';
 
 // The hot statements, as fixed text: a request builds no SQL (docs/adr/0008).
-// Instants are formatted by PostgreSQL as the API writes them: no Date to parse and print again.
-const instant = (column: string) =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const COLUMNS = `id, pet_id AS "petId", owner_key_id AS "ownerKeyId", status,
-  ${instant('placed_at')} AS "placedAt", ${instant('updated_at')} AS "updatedAt",
-  ${instant('expires_at')} AS "expiresAt", cancel_reason AS "cancelReason"`;
+  ${sqlInstant('placed_at')} AS "placedAt", ${sqlInstant('updated_at')} AS "updatedAt",
+  ${sqlInstant('expires_at')} AS "expiresAt", cancel_reason AS "cancelReason"`;
 
 /**
  * Serialises the placements of one key (docs/adr/0022), for the rest of the transaction: each
@@ -40,27 +40,31 @@ const OPEN_ORDERS_OF_OWNER: SqlStatement = {
 };
 
 /**
- * One statement, under the owner's lock: the pet becomes pending only if it is available (a
- * concurrent order waits on the pet's row, then finds it pending and changes nothing) and the
- * owner holds fewer than $5 open orders, and the order exists only if the pet changed. The
- * partial unique index on open orders is the rule's last word, whatever else writes.
+ * One statement, under the owner's lock: the pet becomes pending only if it is available and not
+ * deleted (a concurrent order or deletion waits on the pet's row, then finds it changed and changes
+ * nothing) and the owner holds fewer than $5 open orders, and the order exists only if the pet
+ * changed. The partial unique index on open orders is the rule's last word, whatever else writes.
+ * The pet comes back as the API answers it, for its event.
  */
 const PLACE: SqlStatement = {
   name: 'orders_place',
   text: `WITH "pet" AS (
            UPDATE pets SET status = $3
-            WHERE id = $1 AND status = $2
+            WHERE id = $1 AND status = $2 AND deleted_at IS NULL
               AND (SELECT count(*) FROM orders
                     WHERE owner_key_id = $4 AND status IN ('placed', 'approved')) < $5
-           RETURNING id
+           RETURNING id, ${petPayloadJson('pets')} AS "payload"
+         ), "order" AS (
+           INSERT INTO orders (pet_id, owner_key_id, status, expires_at)
+           SELECT id, $4, 'placed', now() + make_interval(secs => $6) FROM "pet"
+           RETURNING ${COLUMNS}
          )
-         INSERT INTO orders (pet_id, owner_key_id, status, expires_at)
-         SELECT id, $4, 'placed', now() + make_interval(secs => $6) FROM "pet"
-         RETURNING ${COLUMNS}`,
+         SELECT "order".*, "pet"."payload" AS "pet" FROM "order", "pet"`,
 };
 const PET_STATUS: SqlStatement = {
   name: 'orders_pet_status',
-  text: 'SELECT status FROM pets WHERE id = $1',
+  // A deleted pet is no pet to order: a 404, as for an id never given.
+  text: 'SELECT status FROM pets WHERE id = $1 AND deleted_at IS NULL',
 };
 const FIND_BY_ID: SqlStatement = {
   name: 'orders_find_by_id',
@@ -77,8 +81,9 @@ const MOVE: SqlStatement = {
             WHERE id = $1 RETURNING ${COLUMNS}
          ), "pet" AS (
            UPDATE pets SET status = $3 FROM "order" WHERE pets.id = "order"."petId"
+           RETURNING ${petPayloadJson('pets')} AS "payload"
          )
-         SELECT * FROM "order"`,
+         SELECT "order".*, "pet"."payload" AS "pet" FROM "order", "pet"`,
 };
 // A page: the status filter as a nullable parameter, the owner and the pet as separate statements,
 // so that each uses its index: the pet's when one is named, else the owner's (or the primary key).
@@ -111,8 +116,10 @@ const lapsed = (name: string, where: string): SqlStatement => ({
            RETURNING ${COLUMNS.replace(/\bid\b/, 'orders.id')}
          ), "pet" AS (
            UPDATE pets SET status = 'available' FROM "order" WHERE pets.id = "order"."petId"
+           RETURNING pets.id, ${petPayloadJson('pets')} AS "payload"
          )
-         SELECT * FROM "order"`,
+         SELECT "order".*, "pet"."payload" AS "pet"
+           FROM "order" JOIN "pet" ON "pet".id = "order"."petId" ORDER BY "order".id`,
 });
 const CANCEL_LAPSED: Record<LapseReason, SqlStatement> = {
   expired: lapsed('orders_cancel_expired', 'expires_at <= now()'),
@@ -138,10 +145,10 @@ export class TypeOrmOrderRepository extends OrderRepository {
     this.holdSeconds = config.store.orderHoldSeconds;
   }
 
-  place(petId: number, owner: string, openOrderLimit: number): Promise<Order> {
+  place(petId: number, owner: string, openOrderLimit: number): Promise<OrderChange> {
     return this.sql.transaction(async () => {
       const [placed] = await this.placeIfAllowed(petId, owner, openOrderLimit);
-      if (placed) return OrderMapper.toDomain(placed);
+      if (placed) return OrderMapper.toChange(placed);
       // Nothing placed: say why, from the key's orders and the pet as they are now.
       const [{ open }] = await this.sql.query<{ open: number }>(OPEN_ORDERS_OF_OWNER, [owner]);
       if (!mayPlaceAnother(open, openOrderLimit)) throw new OpenOrderLimitError(openOrderLimit);
@@ -154,7 +161,7 @@ export class TypeOrmOrderRepository extends OrderRepository {
 
   private placeIfAllowed(petId: number, owner: string, openOrderLimit: number) {
     return this.sql
-      .query<OrderRow>(PLACE, [
+      .query<OrderChangeRow>(PLACE, [
         petId,
         ORDERABLE_PET_STATUS,
         petStatusFor('placed'),
@@ -192,24 +199,24 @@ export class TypeOrmOrderRepository extends OrderRepository {
     return rows.map(OrderMapper.toDomain);
   }
 
-  changeStatus(id: OrderId, decide: (current: Order) => OrderStatus): Promise<Order | null> {
+  changeStatus(id: OrderId, decide: (current: Order) => OrderStatus): Promise<OrderChange | null> {
     return this.sql.transaction(async () => {
       // The row lock orders concurrent changes of one order: each decides on what the last did.
       const [row] = await this.sql.query<OrderRow>(LOCK_BY_ID, [id]);
       if (!row) return null;
       const next = decide(OrderMapper.toDomain(row));
-      const [moved] = await this.sql.query<OrderRow>(MOVE, [
+      const [moved] = await this.sql.query<OrderChangeRow>(MOVE, [
         id,
         next,
         petStatusFor(next),
         cancelReasonOf(next),
       ]);
-      return OrderMapper.toDomain(moved);
+      return OrderMapper.toChange(moved);
     });
   }
 
-  async cancelLapsed(reason: LapseReason, batch: number): Promise<Order[]> {
-    const rows = await this.sql.query<OrderRow>(CANCEL_LAPSED[reason], [reason, batch]);
-    return rows.map(OrderMapper.toDomain);
+  async cancelLapsed(reason: LapseReason, batch: number): Promise<OrderChange[]> {
+    const rows = await this.sql.query<OrderChangeRow>(CANCEL_LAPSED[reason], [reason, batch]);
+    return rows.map(OrderMapper.toChange);
   }
 }

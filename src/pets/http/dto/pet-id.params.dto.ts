@@ -3,10 +3,10 @@ import { IsInt64Text } from '../../../platform/http/request/int64';
 import { MAX_PET_ID, PetId } from '../../domain/pet';
 import { PetNotFoundError } from '../../domain/pet.errors';
 
-/** The path of GET /v1/pets/{petId}: an integer from 1 to 2^63 - 1, as text, never rounded. */
+/** The path of an animal (`/v1/pets/{petId}`): an integer from 1 to 2^63 - 1, as text, never rounded. */
 export class PetIdParamsDto {
   @ApiProperty({
-    description: 'Identifier of the animal to retrieve',
+    description: 'Identifier of the animal',
     type: 'integer',
     format: 'int64',
     minimum: 1,

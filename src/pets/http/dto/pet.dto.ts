@@ -16,7 +16,7 @@ export class PetDto {
   name!: string;
 
   @ApiProperty({
-    description: 'Identifier of the category',
+    description: 'Identifier of the category (`GET /v1/categories` names them)',
     type: 'integer',
     format: 'int64',
     example: 1,
@@ -29,4 +29,31 @@ export class PetDto {
     enumName: 'PetStatus',
   })
   status!: PetStatus;
+
+  @ApiProperty({
+    description:
+      'Read-only: 1 when created, +1 on every change of the animal (by a client or by an order); its `ETag` is `"<version>"`',
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    readOnly: true,
+    example: 1,
+  })
+  version!: number;
+
+  @ApiProperty({
+    description: 'Read-only: when the animal was added (UTC)',
+    type: 'string',
+    format: 'date-time',
+    readOnly: true,
+  })
+  createdAt!: string;
+
+  @ApiProperty({
+    description: 'Read-only: its last change (UTC); moves with `version`',
+    type: 'string',
+    format: 'date-time',
+    readOnly: true,
+  })
+  updatedAt!: string;
 }

@@ -11,7 +11,6 @@ import {
   routeFactsOf,
   StabilityLevel,
 } from './route-facts';
-import { ScopeGuard } from './scope.guard';
 import { SunsetGuard } from './sunset.guard';
 
 /** Adds facts to a handler's, where each reader finds them. */
@@ -46,14 +45,11 @@ export const Stability = (stability: StabilityLevel) => stating({ stability });
 /**
  * The scope an API key needs for the operation, or any of the alternatives (`orders:read`, or
  * `orders:manage` for every key's orders): anything else is a 403 `forbidden`, after the key check
- * and before the parameters are read. The document states them (`x-required-scopes`).
+ * and before the parameters are read (the access guard checks it, src/access). The document
+ * states them (`x-required-scopes`).
  */
 export const RequiresScope = (scope: Scope, ...alternatives: Scope[]) =>
-  applyDecorators(
-    stating({ scopes: [scope, ...alternatives] }),
-    UseGuards(ScopeGuard),
-    ApiErrorResponses('forbidden'),
-  );
+  applyDecorators(stating({ scopes: [scope, ...alternatives] }), ApiErrorResponses('forbidden'));
 
 /**
  * The operation is a partial update whose body also comes as `application/merge-patch+json`

@@ -4,6 +4,7 @@ import {
   CancelReason,
   Order,
   ORDER_STATUSES,
+  orderPayload,
   OrderStatus,
 } from '../../domain/order';
 
@@ -49,7 +50,8 @@ export class OrderDto {
   })
   cancelReason!: CancelReason | null;
 
-  static of({ id, petId, status, placedAt, updatedAt, expiresAt, cancelReason }: Order): OrderDto {
-    return { id, petId, status, placedAt, updatedAt, expiresAt, cancelReason };
+  /** The same object an order's events carry. */
+  static of(order: Order): OrderDto {
+    return orderPayload(order);
   }
 }

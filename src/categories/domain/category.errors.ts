@@ -1,0 +1,18 @@
+import { DomainError } from '../../common/domain-error';
+
+export class InvalidCategoryError extends DomainError {
+  readonly code = 'validation_failed';
+}
+
+/** Names are unique whatever their case: another category already has this one. */
+export class CategoryNameTakenError extends DomainError {
+  readonly code = 'already_exists';
+
+  /** `holder`: the category that has the name (as it spells it), when it is known. */
+  constructor(name: string, holder?: { id: number; name: string }) {
+    super(
+      `${holder ? `Category ${holder.id}` : 'Another category'} is already named ` +
+        `${JSON.stringify(holder?.name ?? name)} (names are compared without regard to case).`,
+    );
+  }
+}

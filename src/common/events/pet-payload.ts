@@ -1,0 +1,17 @@
+import { PetStatus } from '../pet-status';
+
+/**
+ * A pet as the API answers it (GET /v1/pets/{petId}), carried by `pet.*` events. Here so that
+ * a feature moving a pet without owning it (an order) records the same object the pets feature
+ * answers, read from the pet's row inside the transaction of the change.
+ */
+export interface PetPayload {
+  readonly id: number;
+  readonly name: string;
+  readonly categoryId: number;
+  readonly status: PetStatus;
+  /** +1 on every change: a receiver drops an event older than the pet it holds. */
+  readonly version: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}

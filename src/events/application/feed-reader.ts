@@ -1,0 +1,23 @@
+import { Event, eventIdOf } from '../../common/events/event';
+import { Requester } from '../../common/requester';
+import { Scope } from '../../common/scopes';
+import { StoredEvent } from '../domain/event';
+import { FeedReader } from './event-feed';
+
+/** The feed needs no scope of its own: any scope that reads an object reads its events. */
+export const FEED_SCOPES: readonly Scope[] = ['pets:read', 'orders:read', 'orders:manage'];
+
+/** What a requester may read of the feed, by the visibility rule (mayRead). */
+export function readerOf({ keyId, scopes }: Requester): FeedReader {
+  return {
+    keyId,
+    readsPets: scopes.includes('pets:read'),
+    readsOwnOrders: scopes.includes('orders:read'),
+    managesOrders: scopes.includes('orders:manage'),
+  };
+}
+
+/** The event as the API answers it. */
+export function eventOf({ position, type, occurredAt, data }: StoredEvent): Event {
+  return { id: eventIdOf(position), type, occurredAt, data };
+}

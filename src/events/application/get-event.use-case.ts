@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { Event, positionOf } from '../../common/events/event';
+import { mayRead } from '../../common/events/event-visibility';
+import { Requester } from '../../common/requester';
+import { checkScope } from '../../common/scopes';
+import { EventNotFoundError } from '../domain/event';
+import { EventFeed } from './event-feed';
+import { FEED_SCOPES, eventOf } from './feed-reader';
+
+@Injectable()
+export class GetEvent {
+  constructor(private readonly feed: EventFeed) {}
+
+  /** `id` as the client wrote it (a valid event id). */
+  async execute(requester: Requester, id: string): Promise<Event> {
+    checkScope(FEED_SCOPES, requester.scopes);
+    const position = positionOf(id);
+    const event = position === undefined ? null : await this.feed.findByPosition(position);
+    // An event the key could not read does not exist for it: the same 404 as one that never did.
+    if (!event || !mayRead({ type: event.type, owner: event.owner }, requester)) {
+      throw new EventNotFoundError(id);
+    }
+    return eventOf(event);
+  }
+}

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { EventPosition, isEventType } from '../../common/events/event';
+import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
+import { EventFeed, FeedPageQuery } from '../application/event-feed';
+import { StoredEvent } from '../domain/event';
+
+const COLUMNS = `xid::text AS "xid", id AS "seq", type, data, owner_key_id AS "owner",
+  to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt"`;
+
+/**
+ * Only events whose transaction is older than every transaction still under way: those are all
+ * committed or gone, so no event can appear later before the last one a reader saw (a younger
+ * sequence number may commit first; a younger transaction id only after every older one ended).
+ */
+const SETTLED = 'xid < pg_snapshot_xmin(pg_current_snapshot())';
+
+/**
+ * The visibility rule (mayRead) as SQL: pet events for keys reading pets; order events for their
+ * own key reading orders, and for keys managing them. Pings are never in the feed.
+ */
+const PAGE: SqlStatement = {
+  name: 'events_page',
+  text: `SELECT ${COLUMNS} FROM events
+         WHERE (xid, id) > ($1::xid8, $2::bigint) AND ${SETTLED}
+           AND ($3::varchar IS NULL OR type = $3)
+           AND ((readers = 'pets' AND $4) OR
+                (readers = 'orders' AND ($5 OR ($6 AND owner_key_id = $7))))
+         ORDER BY xid, id LIMIT $8`,
+};
+/** A key that reads only its own orders' events: through the owner's index, not the whole feed. */
+const PAGE_OF_OWNER: SqlStatement = {
+  name: 'events_page_of_owner',
+  text: `SELECT ${COLUMNS} FROM events
+         WHERE owner_key_id = $1 AND readers = 'orders'
+           AND (xid, id) > ($2::xid8, $3::bigint) AND ${SETTLED}
+           AND ($4::varchar IS NULL OR type = $4)
+         ORDER BY xid, id LIMIT $5`,
+};
+/** One event by its id: committed, it is readable at once, settled or not. */
+const BY_POSITION: SqlStatement = {
+  name: 'events_by_position',
+  text: `SELECT ${COLUMNS} FROM events
+         WHERE id = $2::bigint AND xid = $1::xid8 AND readers <> 'endpoint'`,
+};
+
+interface EventRow {
+  xid: string;
+  seq: string;
+  type: string;
+  data: object;
+  owner: string | null;
+  occurredAt: string;
+}
+
+function toStored(row: EventRow): StoredEvent {
+  if (!isEventType(row.type)) throw new Error(`Stored event ${row.seq} has an unknown type.`);
+  return {
+    position: { xid: row.xid, seq: row.seq },
+    type: row.type,
+    occurredAt: row.occurredAt,
+    data: row.data,
+    owner: row.owner,
+  };
+}
+
+@Injectable()
+export class SqlEventFeed extends EventFeed {
+  constructor(private readonly sql: SqlStatements) {
+    super();
+  }
+
+  async page({ reader, after, type, limit }: FeedPageQuery): Promise<StoredEvent[]> {
+    const rows =
+      !reader.readsPets && !reader.managesOrders
+        ? reader.readsOwnOrders
+          ? await this.sql.query<EventRow>(PAGE_OF_OWNER, [
+              reader.keyId,
+              after.xid,
+              after.seq,
+              type ?? null,
+              limit,
+            ])
+          : []
+        : await this.sql.query<EventRow>(PAGE, [
+            after.xid,
+            after.seq,
+            type ?? null,
+            reader.readsPets,
+            reader.managesOrders,
+            reader.readsOwnOrders,
+            reader.keyId,
+            limit,
+          ]);
+    return rows.map(toStored);
+  }
+
+  async findByPosition({ xid, seq }: EventPosition): Promise<StoredEvent | null> {
+    const [row] = await this.sql.query<EventRow>(BY_POSITION, [xid, seq]);
+    return row ? toStored(row) : null;
+  }
+}

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { NewEvent, readersOf } from '../../common/events/event';
+import { EventRecorder } from '../../common/events/event-recorder';
+import { SqlStatement, SqlStatements } from '../database/sql-statements';
+
+/**
+ * Every event of a change in one statement, in the order given. `data` is `json`, not `jsonb`:
+ * an event says its object with the members in the order the API answers them. The position in
+ * the feed is given at commit (CreateEvents1795220500000), not here.
+ */
+const RECORD: SqlStatement = {
+  name: 'events_record',
+  text: `INSERT INTO events (type, readers, owner_key_id, data)
+         SELECT e->>'type', e->>'readers', (e->>'owner')::bigint, e->'data'
+           FROM json_array_elements($1::json) WITH ORDINALITY AS recorded(e, n) ORDER BY n`,
+};
+
+/** Records events with SqlStatements: inside a transaction under way, it joins it. */
+@Injectable()
+export class SqlEventRecorder extends EventRecorder {
+  constructor(private readonly sql: SqlStatements) {
+    super();
+  }
+
+  async record(events: readonly NewEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const rows = events.map(({ type, data, owner }) => ({
+      type,
+      readers: readersOf(type),
+      owner: owner ?? null,
+      data,
+    }));
+    await this.sql.query(RECORD, [JSON.stringify(rows)]);
+  }
+}

@@ -1,0 +1,75 @@
+import { DomainError } from '../../common/domain-error';
+import { EventType, FEED_EVENT_TYPES } from '../../common/events/event';
+import { TextBounds, textProblem } from '../../common/text';
+
+/** Why an endpoint stopped receiving: it answered 410 (`gone`), or failed everything too long. */
+export const DISABLED_REASONS = ['gone', 'failing'] as const;
+export type DisabledReason = (typeof DISABLED_REASONS)[number];
+
+/** What an endpoint subscribes to: event types, or `*` for every type its key may read. */
+export const SUBSCRIPTIONS = [...FEED_EVENT_TYPES, '*'] as const;
+export type Subscription = (typeof SUBSCRIPTIONS)[number];
+
+export const ENDPOINT_DESCRIPTION: TextBounds = { min: 0, max: 500 };
+/** Longest URL accepted: ample for any real receiver. */
+export const MAX_URL_LENGTH = 2048;
+
+export type EndpointId = number;
+export const MAX_ENDPOINT_ID: EndpointId = Number.MAX_SAFE_INTEGER;
+
+/** An HTTPS address of a key's own that receives the events the key may read, signed. */
+export interface WebhookEndpoint {
+  readonly id: EndpointId;
+  /** The API key that registered it: only that key sees or changes it. */
+  readonly owner: string;
+  readonly url: string;
+  readonly events: readonly Subscription[];
+  readonly description: string | null;
+  readonly enabled: boolean;
+  readonly disabledReason: DisabledReason | null;
+  readonly createdAt: string;
+}
+
+/** What a client may change of an endpoint; absent members are kept. */
+export interface EndpointChanges {
+  readonly url?: string;
+  readonly events?: readonly Subscription[];
+  readonly description?: string | null;
+  readonly enabled?: boolean;
+}
+
+/** Whether an endpoint subscribed to `subscriptions` wants events of `type`. */
+export function wants(subscriptions: readonly Subscription[], type: EventType): boolean {
+  return subscriptions.includes('*') || (subscriptions as readonly string[]).includes(type);
+}
+
+/** The problem with a list of subscriptions, or undefined: at least one, known, none twice. */
+export function subscriptionsProblem(events: readonly string[]): string | undefined {
+  if (events.length === 0) return 'events must name at least one event type, or "*".';
+  const unknown = events.find((type) => !(SUBSCRIPTIONS as readonly string[]).includes(type));
+  if (unknown !== undefined) {
+    return `events must hold event types (${FEED_EVENT_TYPES.join(', ')}) or "*", not "${unknown}".`;
+  }
+  if (new Set(events).size !== events.length) return 'events must not name a type twice.';
+  return undefined;
+}
+
+/** The problem with a description, or undefined. */
+export function descriptionProblem(description: string | null | undefined): string | undefined {
+  if (description === null || description === undefined) return undefined;
+  const problem = textProblem(description, ENDPOINT_DESCRIPTION);
+  return problem ? `description ${problem}.` : undefined;
+}
+
+export class WebhookEndpointNotFoundError extends DomainError {
+  readonly code = 'not_found';
+
+  /** `id` as the client wrote it. */
+  constructor(id: number | string) {
+    super(`No webhook endpoint with id ${id}.`);
+  }
+}
+
+export class InvalidWebhookEndpointError extends DomainError {
+  readonly code = 'validation_failed';
+}

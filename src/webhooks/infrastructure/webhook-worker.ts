@@ -1,0 +1,137 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DeliverWebhook } from '../application/deliver-webhook.use-case';
+import { ClaimedDelivery, DeliveryQueue } from '../application/webhook-delivery';
+import { EndpointId } from '../domain/webhook-endpoint';
+import { WebhookMetrics } from './webhook-metrics';
+
+export interface WorkerLimits {
+  /** Attempts this instance holds at once (under way or waiting for their endpoint). */
+  concurrency: number;
+  /** Attempts under way at once to one endpoint from this instance. */
+  endpointConcurrency: number;
+  pollIntervalMs: number;
+}
+
+/**
+ * The delivery worker every instance runs (docs/adr/0031): it claims due deliveries from
+ * PostgreSQL while it has room, attempts each, and polls again at once while there is work, every
+ * WEBHOOK_POLL_INTERVAL_MS when there is none. Attempts to one endpoint are capped, and an
+ * endpoint at its cap is left out of the next claims, so a slow or dead receiver holds only its
+ * own share of the instance: the others' deliveries go on.
+ */
+@Injectable()
+export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  /** Per endpoint: attempts under way, and claimed ones waiting for one of them to end. */
+  private readonly endpoints = new Map<
+    EndpointId,
+    { running: number; waiting: ClaimedDelivery[] }
+  >();
+  private held = 0;
+  private stopping = false;
+  private loop?: Promise<void>;
+  private readonly attempts = new Set<Promise<void>>();
+  /** Wakes the loop early: room was made, or the worker is stopping. */
+  private wake?: () => void;
+  private lastWarning = 0;
+
+  constructor(
+    private readonly queue: DeliveryQueue,
+    private readonly deliver: DeliverWebhook,
+    private readonly metrics: WebhookMetrics,
+    private readonly limits: WorkerLimits,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    // Attempts under way end within the timeout; those waiting are taken over after the lease.
+    await Promise.all(this.attempts);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      const room = this.limits.concurrency - this.held;
+      let claimed: ClaimedDelivery[] = [];
+      if (room > 0) {
+        try {
+          claimed = await this.queue.claim(room, this.limits.endpointConcurrency, this.busy());
+        } catch (error) {
+          this.warn(`Could not claim webhook deliveries: ${(error as Error).message}`);
+        }
+      }
+      for (const delivery of claimed) this.hold(delivery);
+      if (claimed.length === 0 || this.held >= this.limits.concurrency) await this.idle();
+    }
+  }
+
+  /** Waits for the poll interval, or less if an attempt makes room or the worker stops. */
+  private async idle(): Promise<void> {
+    const controller = new AbortController();
+    this.wake = () => controller.abort();
+    await sleep(this.limits.pollIntervalMs, undefined, { signal: controller.signal }).catch(
+      () => undefined,
+    );
+    this.wake = undefined;
+  }
+
+  /** Endpoints holding as many attempts as one may have: left out of the next claim. */
+  private busy(): EndpointId[] {
+    const cap = this.limits.endpointConcurrency;
+    return [...this.endpoints]
+      .filter(([, slot]) => slot.running + slot.waiting.length >= cap)
+      .map(([id]) => id);
+  }
+
+  private hold(delivery: ClaimedDelivery): void {
+    this.held += 1;
+    const id = delivery.endpoint.id;
+    let slot = this.endpoints.get(id);
+    if (!slot) this.endpoints.set(id, (slot = { running: 0, waiting: [] }));
+    slot.waiting.push(delivery);
+    this.startWaiting(id);
+  }
+
+  private startWaiting(id: EndpointId): void {
+    const slot = this.endpoints.get(id);
+    if (!slot) return;
+    while (slot.running < this.limits.endpointConcurrency && slot.waiting.length > 0) {
+      const delivery = slot.waiting.shift()!;
+      slot.running += 1;
+      const attempt = this.attempt(delivery).finally(() => {
+        this.attempts.delete(attempt);
+        slot.running -= 1;
+        this.held -= 1;
+        if (slot.running === 0 && slot.waiting.length === 0) this.endpoints.delete(id);
+        else this.startWaiting(id);
+        this.wake?.();
+      });
+      this.attempts.add(attempt);
+    }
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const stop = this.metrics.attemptDuration.startTimer();
+    try {
+      const outcome = await this.deliver.execute(delivery);
+      if (outcome !== 'dropped') stop();
+      this.metrics.deliveries.inc({ outcome });
+    } catch (error) {
+      // Not recorded: the delivery is attempted again when its lease ends.
+      this.warn(`Could not complete webhook delivery ${delivery.id}: ${(error as Error).message}`);
+    }
+  }
+
+  /** A warning at most every 10 s: an outage must not flood the log. */
+  private warn(message: string): void {
+    if (Date.now() - this.lastWarning < 10_000) return;
+    this.lastWarning = Date.now();
+    this.logger.warn(message);
+  }
+}

@@ -1,0 +1,31 @@
+import { NewEvent } from '../../src/common/events/event';
+import { EventRecorder } from '../../src/common/events/event-recorder';
+import { Transactions } from '../../src/common/transactions';
+
+/**
+ * Events in an array, for unit tests of the use cases, with the port's rule: what is recorded in
+ * a transaction counts only once it commits (`recorded`), and is gone if it rolls back.
+ */
+export class InMemoryEvents extends EventRecorder {
+  readonly recorded: NewEvent[] = [];
+  private pending?: NewEvent[];
+
+  async record(events: readonly NewEvent[]): Promise<void> {
+    (this.pending ?? this.recorded).push(...events);
+  }
+
+  /** The transactions these events join: a transaction under way is joined, not nested. */
+  readonly transactions: Transactions = {
+    run: async <T>(work: () => Promise<T>): Promise<T> => {
+      if (this.pending) return work();
+      this.pending = [];
+      try {
+        const result = await work();
+        this.recorded.push(...this.pending);
+        return result;
+      } finally {
+        this.pending = undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/** An instant as the API writes it: RFC 3339, UTC, milliseconds. */
+export const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * A Pet as answered: the fields given, at `version`, with its read-only instants (any, as long as
+ * they are instants).
+ */
+export function petBody(
+  fields: { id?: number; name: string; categoryId: number; status: string },
+  version = 1,
+) {
+  return {
+    ...fields,
+    version,
+    createdAt: expect.stringMatching(INSTANT),
+    updatedAt: expect.stringMatching(INSTANT),
+  };
+}
+
+/** Adds a pet through the API (Rex of category 1 unless `fields` say otherwise); its body. */
+export async function addPet(
+  api: { post(path: string): import('supertest').Test },
+  fields: Record<string, unknown> = {},
+) {
+  const response = await api.post('/v1/pets').send({ name: 'Rex', categoryId: 1, ...fields });
+  expect(response.status).toBe(201);
+  return response.body as {
+    id: number;
+    name: string;
+    categoryId: number;
+    status: string;
+    version: number;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
