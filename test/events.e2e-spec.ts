@@ -373,6 +373,12 @@ describe('/v1/events: the feed of what happened', () => {
       const pet = await addPet();
       const updated = await customer.patch(`/v1/pets/${pet.id}`).send({ name: 'Max' }).expect(200);
       await customer.patch(`/v1/pets/${pet.id}`).send({}).expect(200);
+      // Its own values change nothing: same version, no event.
+      const same = await customer
+        .patch(`/v1/pets/${pet.id}`)
+        .send({ name: 'Max', status: pet.status })
+        .expect(200);
+      expect(same.body).toEqual(updated.body);
       await customer
         .patch(`/v1/pets/${pet.id}`)
         .set('if-match', '"1"')

@@ -1,4 +1,9 @@
-import { ChangeRule, PetPageQuery, PetRepository } from '../../src/pets/application/pet.repository';
+import {
+  ChangeRule,
+  PetPageQuery,
+  PetRepository,
+  PetUpdate,
+} from '../../src/pets/application/pet.repository';
 import { NewPet, Pet, PetId, PetPatch } from '../../src/pets/domain/pet';
 import { admits, VersionPrecondition } from '../../src/pets/domain/pet-version';
 import { PetVersionMismatchError } from '../../src/pets/domain/pet.errors';
@@ -51,18 +56,14 @@ export class InMemoryPetRepository extends PetRepository {
     patch: PetPatch,
     precondition: VersionPrecondition | undefined,
     rule: ChangeRule,
-  ): Promise<Pet | null> {
+  ): Promise<PetUpdate | null> {
     const row = this.allowed(id, precondition, rule);
     if (!row) return null;
     const next = { ...row, ...patch };
-    if (
-      next.name !== row.name ||
-      next.categoryId !== row.categoryId ||
-      next.status !== row.status
-    ) {
-      Object.assign(row, patch, { version: row.version + 1, updatedAt: this.now });
-    }
-    return this.pet(row);
+    const changed =
+      next.name !== row.name || next.categoryId !== row.categoryId || next.status !== row.status;
+    if (changed) Object.assign(row, patch, { version: row.version + 1, updatedAt: this.now });
+    return { pet: this.pet(row), changed };
   }
 
   async remove(

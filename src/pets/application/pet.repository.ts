@@ -22,6 +22,12 @@ export interface PetPageQuery {
  */
 export type ChangeRule = (current: Pet, adoption: Adoption) => void;
 
+/** A pet after an update, and whether the update changed it (a patch of its own values does not). */
+export interface PetUpdate {
+  pet: Pet;
+  changed: boolean;
+}
+
 /**
  * Port: where pets are kept. A deleted pet stays for its orders' sake but is gone from every
  * method here: not found, not listed, not changed. Pages are ordered by ascending id. Every
@@ -44,7 +50,7 @@ export abstract class PetRepository {
     patch: PetPatch,
     precondition: VersionPrecondition | undefined,
     rule: ChangeRule,
-  ): Promise<Pet | null>;
+  ): Promise<PetUpdate | null>;
 
   /**
    * Deletes the pet, in one atomic step, if `precondition` admits its version (else

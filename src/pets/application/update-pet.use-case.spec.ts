@@ -88,9 +88,10 @@ describe('UpdatePet', () => {
     await expect(updatePet.execute(writer, 1, {})).rejects.toThrow(PetNotFoundError);
   });
 
-  it('records pet.updated with the pet as answered for a change, and nothing for {} or a refusal', async () => {
+  it('records pet.updated with the pet as answered for a change, and nothing for {}, its own values or a refusal', async () => {
     const updated = await updatePet.execute(writer, 1, { name: 'Max' });
     await updatePet.execute(writer, 1, {});
+    expect(await updatePet.execute(writer, 1, { name: 'Max', categoryId: 1 })).toEqual(updated);
     await expect(updatePet.execute(writer, 9, { name: 'Max' })).rejects.toThrow(PetNotFoundError);
     expect(events.recorded).toEqual([{ type: 'pet.updated', data: updated }]);
   });

@@ -25,15 +25,17 @@ export class UpdatePet {
   ): Promise<Pet> {
     checkScope(['pets:write'], requester.scopes);
     const patch = petPatch(input);
-    // The change and its pet.updated commit together; `{}` writes nothing, so records nothing.
+    // The change and its pet.updated commit together. `{}` writes nothing, and a patch of the
+    // pet's own values changes nothing: neither records an event (its version is the same).
     const pet = isEmptyPatch(patch)
       ? await this.unchanged(id, precondition)
       : await this.transactions.run(async () => {
-          const updated = await this.pets.update(id, patch, precondition, (current, adoption) =>
+          const update = await this.pets.update(id, patch, precondition, (current, adoption) =>
             checkUpdate(current, patch, adoption),
           );
-          if (updated) await this.events.record([{ type: 'pet.updated', data: updated }]);
-          return updated;
+          if (update?.changed)
+            await this.events.record([{ type: 'pet.updated', data: update.pet }]);
+          return update?.pet ?? null;
         });
     if (!pet) throw new PetNotFoundError(id);
     return pet;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { sqlInstant } from '../../platform/database/sql-instant';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
-import { ChangeRule, PetPageQuery, PetRepository } from '../application/pet.repository';
+import { ChangeRule, PetPageQuery, PetRepository, PetUpdate } from '../application/pet.repository';
 import { NewPet, Pet, PetId, PetPatch } from '../domain/pet';
 import { admits, VersionPrecondition, versionsOf } from '../domain/pet-version';
 import { PetHasOpenOrderError, PetVersionMismatchError } from '../domain/pet.errors';
@@ -74,6 +74,9 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
  * the pet exists, its version is among $5 (when given: the precondition, compared by the database
  * itself) and, when $6 is given, its status is still $6. Anything else changes no row, and the
  * locked path below finds out why. A category named first here is created as for a new pet.
+ * `changed`: whether the row trigger counted a change, which sets `updated_at` to the
+ * transaction's `now()` (a change already made earlier in the same transaction would count too;
+ * updatePet's transaction makes none).
  */
 const UPDATE: SqlStatement = {
   name: 'pets_update',
@@ -84,7 +87,7 @@ const UPDATE: SqlStatement = {
             WHERE id = $1 AND deleted_at IS NULL
               AND ($5::int[] IS NULL OR version = ANY($5::int[]))
               AND ($6::varchar IS NULL OR status = $6)
-           RETURNING ${COLUMNS}
+           RETURNING ${COLUMNS}, updated_at = now() AS "changed"
          ), "category" AS (
            INSERT INTO categories (id)
            SELECT "categoryId" FROM "pet" WHERE $3::bigint IS NOT NULL
@@ -156,14 +159,14 @@ export class TypeOrmPetRepository extends PetRepository {
     patch: PetPatch,
     precondition: VersionPrecondition | undefined,
     rule: ChangeRule,
-  ): Promise<Pet | null> {
+  ): Promise<PetUpdate | null> {
     // Most changes keep the status (a new name, another category): one statement, no lock held
     // across round trips. A status change, or any refusal, goes the locked way.
-    const [changed] = await this.apply(id, patch, versionsOf(precondition), patch.status ?? null);
-    if (changed) return PetMapper.toDomain(changed);
+    const [applied] = await this.apply(id, patch, versionsOf(precondition), patch.status ?? null);
+    if (applied) return { pet: PetMapper.toDomain(applied), changed: applied.changed };
     return this.whileLocked(id, precondition, rule, async () => {
       const [updated] = await this.apply(id, patch, versionsOf(precondition), null);
-      return PetMapper.toDomain(updated);
+      return { pet: PetMapper.toDomain(updated), changed: updated.changed };
     });
   }
 
@@ -189,7 +192,7 @@ export class TypeOrmPetRepository extends PetRepository {
 
   private apply(id: PetId, patch: PetPatch, versions: number[] | null, keepStatus: string | null) {
     const row = PetMapper.patchToPersistence(patch);
-    return this.sql.query<PetRow>(UPDATE, [
+    return this.sql.query<PetRow & { changed: boolean }>(UPDATE, [
       id,
       row.name ?? null,
       row.categoryId ?? null,
@@ -204,12 +207,12 @@ export class TypeOrmPetRepository extends PetRepository {
    * its version meets the precondition (412 before 409: a client that read an old version learns
    * that first) and `rule` allows the change, asked with what the orders say now.
    */
-  private whileLocked(
+  private whileLocked<T>(
     id: PetId,
     precondition: VersionPrecondition | undefined,
     rule: ChangeRule,
-    change: () => Promise<Pet>,
-  ): Promise<Pet | null> {
+    change: () => Promise<T>,
+  ): Promise<T | null> {
     return this.sql.transaction(async () => {
       const [row] = await this.sql.query<PetRow>(LOCK, [id]);
       if (!row) return null;
