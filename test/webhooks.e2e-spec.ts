@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import request from 'supertest';
 import { HostResolver } from '../src/webhooks/application/webhook-delivery';
 import { FixedHostResolver } from './fakes/fixed-host-resolver';
 import { apiClient, expectError } from './support/http';
@@ -316,6 +317,37 @@ describe('webhooks: endpoints and deliveries to a real receiver', () => {
       expect(JSON.stringify(third)).not.toContain('oops');
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(receiver.received).toHaveLength(3);
+    });
+
+    it('counts attempts by outcome in /metrics, and times the sending alone, as the attempts list it', async () => {
+      const scrape = async () => {
+        const text = (await request(t.url).get('/metrics').expect(200)).text;
+        const value = (series: string) =>
+          Number(text.match(new RegExp(`^${series} (\\S+)$`, 'm'))?.[1] ?? NaN);
+        return {
+          failed: value('webhook_delivery_attempts_total\\{outcome="failed"\\}'),
+          timed: value('webhook_attempt_duration_seconds_count'),
+          seconds: value('webhook_attempt_duration_seconds_sum'),
+        };
+      };
+      const before = await scrape();
+      receiver.respond = (_, response) => setTimeout(() => response.writeHead(500).end(), 100);
+      const endpoint = await register(customer, { events: ['pet.created'] });
+      await addPet();
+      const list = await eventually(async () => {
+        const made = await attempts(customer, endpoint);
+        return made.length === 3 && made;
+      });
+      const after = await eventually(async () => {
+        const now = await scrape();
+        return now.timed - before.timed === 3 && now;
+      });
+      expect(after.failed - before.failed).toBe(3);
+      // Each attempt's durationMs is rounded to the millisecond; recording the outcome in the
+      // database is not part of the attempt's time.
+      const sent = list.reduce((sum, attempt) => sum + Number(attempt.durationMs), 0) / 1000;
+      expect(Math.abs(after.seconds - before.seconds - sent)).toBeLessThanOrEqual(0.0016);
+      expect(sent).toBeGreaterThanOrEqual(0.3);
     });
 
     it('a receiver down for a while gets every event once it is back', async () => {

@@ -8,6 +8,10 @@ import { ClaimedDelivery, DeliveryQueue, WebhookSender } from './webhook-deliver
 import { WebhookSecrets } from './webhook-endpoints';
 import { signatureHeader } from './webhook-signature';
 
+/** What came of one attempt, and how long the sending took (recording it not included). */
+export type AttemptReport =
+  { outcome: AttemptOutcome; durationMs: number } | { outcome: 'dropped'; durationMs?: undefined };
+
 /**
  * Makes one attempt of a claimed delivery: if the endpoint's key may still read the event, signs
  * it as Standard Webhooks says and sends it, then records what came of it and when to try again.
@@ -22,12 +26,12 @@ export class DeliverWebhook {
     private readonly policy: DeliveryPolicy,
   ) {}
 
-  async execute(delivery: ClaimedDelivery): Promise<AttemptOutcome | 'dropped'> {
+  async execute(delivery: ClaimedDelivery): Promise<AttemptReport> {
     const { endpoint, event } = delivery;
     // Checked when sent, not only when queued: scopes change and keys are revoked meanwhile.
     if (!mayRead(event, { keyId: endpoint.owner, scopes: endpoint.ownerScopes })) {
       await this.queue.drop(delivery);
-      return 'dropped';
+      return { outcome: 'dropped' };
     }
     const id = eventIdOf(event.position);
     const body =
@@ -54,6 +58,6 @@ export class DeliverWebhook {
       attemptedAt,
       this.policy.disableAfterHours,
     );
-    return decision.outcome;
+    return { outcome: decision.outcome, durationMs: result.durationMs };
   }
 }
