@@ -43,6 +43,13 @@ export class SqlStatements {
   private readonly begin: string;
   /** The connection of the transaction a statement runs in, if any. */
   private readonly inTransaction = new AsyncLocalStorage<PoolClient>();
+  /**
+   * Transactions under way. When none is, the storage is disabled: on Node 20 an enabled
+   * AsyncLocalStorage installs promise hooks that make every await of every request about twice
+   * as slow (0.3 µs more each), reads included, which never need it. Node 24 and later keep the
+   * context without hooks; disabling costs nothing there either.
+   */
+  private open = 0;
 
   constructor(dataSource: DataSource, config: AppConfig, endpoint: DatabaseEndpoint) {
     this.pool = (dataSource.driver as PostgresDriver).master as Pool;
@@ -79,6 +86,7 @@ export class SqlStatements {
     // here, the next statement fails (a 503) and the connection is not given back.
     const lost = (error: Error) => (broken ??= error);
     client.on('error', lost);
+    this.open += 1;
     try {
       await client.query(takeLock ? `${this.begin}; ${takeLock}` : this.begin);
       const result = await this.inTransaction.run(client, work);
@@ -97,6 +105,8 @@ export class SqlStatements {
     } finally {
       client.removeListener('error', lost);
       client.release(broken);
+      // No transaction's work is left to run: nothing can ask for the storage until run() again.
+      if (--this.open === 0) this.inTransaction.disable();
     }
   }
 }
