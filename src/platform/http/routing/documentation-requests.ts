@@ -13,15 +13,16 @@ const isUnder = (url: string, prefixes: readonly string[]) =>
  * The documentation under /v1 (`/v1/docs` and its assets, `/v1/openapi.json`) is served by
  * @nestjs/swagger's own Fastify routes, which no Nest guard sees. This hook runs the rate limiter
  * on them as on every other /v1 request (docs/adr/0025): counted, with the headers, refused with
- * 429 when the window is spent. No key is needed; one given is counted as the key's.
+ * 429 when the window is spent. No key is needed; one given is counted as the key's. Every other
+ * request passes synchronously: an async hook would cost each of them a promise and a tick.
  */
 export function countDocumentationRequests(
   fastify: FastifyInstance,
   limiter: CanActivate,
   prefixes: readonly string[],
 ): void {
-  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!isUnder(request.url, prefixes)) return;
+  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
+    if (!isUnder(request.url, prefixes)) return done();
     const context = {
       getType: () => 'http',
       switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }),
@@ -29,11 +30,13 @@ export function countDocumentationRequests(
       getHandler: () => countDocumentationRequests,
       getClass: () => Object,
     } as unknown as ExecutionContext;
-    try {
-      await limiter.canActivate(context);
-    } catch (error) {
-      sendErrorBody(reply, toErrorResponse(error));
-      return reply;
-    }
+    // Refused: the error body is the answer, and the request goes no further (no done()).
+    Promise.resolve()
+      .then(() => limiter.canActivate(context))
+      .then(
+        () => done(),
+        (error: unknown) => sendErrorBody(reply, toErrorResponse(error)),
+      )
+      .catch((error: Error) => done(error));
   });
 }
