@@ -29,6 +29,8 @@ const nodeOption = (argv) => stringOption(argv, 'node') ?? (process.env.BENCH_NO
  * --node=26 (or BENCH_NODE=26): the servers run on that Node.js major version, installed on demand
  * into .cache/ (scripts/node-binary.mjs), or on the binary at --node=/path; the report and the
  * figures of docs/performance.md are that Node's own (bench/results/latest-node26.*);
+ * --frameworks: only the floor's work served by node:http, Fastify and Nest, against the service:
+ * what the frameworks cost by themselves (bench/results/frameworks.md);
  * --compare=<checkout>: only an A/B comparison of this build (B) with another checkout's built
  * service (A), e.g. a worktree of the commit before a change; --compare=. measures the noise
  * (bench/results/compare.md);
@@ -55,6 +57,7 @@ export function options(argv) {
     pgCores: flag(argv, 'pg-cores', 8),
     node: nodeOption(argv),
     compare: stringOption(argv, 'compare'),
+    frameworks: flag(argv, 'frameworks', false),
     smoke,
     command: `npm run bench -- ${argv.join(' ')}`.trim(),
   };

@@ -14,6 +14,7 @@ import { markdown } from './report.mjs';
 import { measureCapacity } from './scenarios/capacity.mjs';
 import { measureCatalogue } from './scenarios/catalogue.mjs';
 import { comparisonMarkdown, measureComparison } from './scenarios/compare.mjs';
+import { frameworksMarkdown, measureFrameworks } from './scenarios/frameworks.mjs';
 import { measureDataScale } from './scenarios/data-scale.mjs';
 import { measureHalfRate } from './scenarios/half-rate.mjs';
 import { measureOperations } from './scenarios/operations.mjs';
@@ -87,6 +88,18 @@ try {
     process.exit(0);
   }
   const floor = await bench.processes.script('floor', 'floor-server.mjs', 4302, env);
+  if (settings.frameworks) {
+    // What the frameworks cost by themselves, with a report of its own.
+    const operations = hotOperations(settings.rows);
+    const frameworks = await measureFrameworks(bench, env, service, floor, operations);
+    const text = frameworksMarkdown(frameworks, settings, bench.commit(), bench.nodeVersion);
+    mkdirSync(results, { recursive: true });
+    writeFileSync(join(results, 'frameworks.md'), `${text}\n`);
+    writeFileSync(join(results, 'frameworks.json'), `${JSON.stringify(frameworks, null, 2)}\n`);
+    console.log(`\n${text}\n\nWritten to bench/results/frameworks.md and frameworks.json.`);
+    await bench.close();
+    process.exit(0);
+  }
   const ceiling = await bench.processes.script('ceiling', 'ceiling-server.mjs', 4303, env);
 
   const operations = hotOperations(settings.rows);
