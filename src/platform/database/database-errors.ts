@@ -1,3 +1,5 @@
+import { QUERY_READ_TIMEOUT } from './statement-deadlines';
+
 /** Network-level error codes of Node and pg that mean "the database cannot be reached". */
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -16,7 +18,7 @@ const UNREACHABLE_CODES = new Set([
 const UNREACHABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
-  'Query read timeout',
+  QUERY_READ_TIMEOUT,
   'Client has encountered a connection error',
   'Connection ended unexpectedly',
 ];

@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { DatabaseEndpoint } from './database-endpoint';
 import { runMigrationsExclusively } from './migrations-runner';
 import { SqlStatements } from './sql-statements';
+import { clientWithStatementDeadlines } from './statement-deadlines';
 
 @Module({
   providers: [
@@ -49,8 +50,9 @@ export class DatabaseModule {
               // Every statement is bounded here, in the client, whatever sits on the way (a
               // pooler, a broken network); the server bounds those of the service's transactions
               // itself (SqlStatements). No statement_timeout startup parameter: a transaction-mode
-              // pooler refuses the connection over it (docs/adr/0019).
-              query_timeout: config.database.statementTimeoutMs + 1000,
+              // pooler refuses the connection over it (docs/adr/0019). One sweep bounds them all,
+              // as pg's query_timeout would, without its timer per statement (statement-deadlines).
+              Client: clientWithStatementDeadlines(config.database.statementTimeoutMs + 1000),
               idleTimeoutMillis: 30_000,
             },
           }),

@@ -5,10 +5,11 @@ import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '../config/app-config';
 import { DatabaseEndpoint } from './database-endpoint';
+import { QUERY_READ_TIMEOUT } from './statement-deadlines';
 
-/** The pool's own bound on a statement (its query_timeout) ran out before the server answered. */
+/** The pool's own bound on a statement (statement-deadlines) ran out before the server answered. */
 function isClientTimeout(error: unknown): boolean {
-  return error instanceof Error && error.message === 'Query read timeout';
+  return error instanceof Error && error.message === QUERY_READ_TIMEOUT;
 }
 
 /** A statement of fixed text; its name identifies it on every connection that prepares it. */
