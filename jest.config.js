@@ -47,7 +47,7 @@ module.exports = {
       // Once per run that has e2e specs: the run's PostgreSQL and Redis (started here when the
       // machine has none), or one line saying what is missing. Unit specs need no peer, so a run
       // of them alone needs nothing but Node.js. The teardown's last line names the specs skipped
-      // for want of nginx, PgBouncer or the Redis programs.
+      // for want of an optional peer's programs (test/support/peers/optional-peers.ts).
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },

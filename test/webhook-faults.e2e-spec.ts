@@ -1,18 +1,61 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
+import { Webhook } from 'standardwebhooks';
+import type { Test } from 'supertest';
+import { eventIdOf } from '../src/common/events/event';
 import { freshDatabase, FreshDatabase } from './support/fresh-database';
-import { apiClient } from './support/http';
+import { apiClient, type Response } from './support/http';
+import { describeWithPeer } from './support/peers/optional-peers';
+import { PostgresServer } from './support/peers/postgres-server';
 import { buildOnce, ServiceProcess, startService, stopService } from './support/service-process';
 import { eventually, WebhookReceiver } from './support/webhook-receiver';
 
 /**
- * Webhooks when an instance dies: the delivery it was attempting is made again by another
- * instance once its lease ends, with the same webhook-id, and nothing is lost (docs/adr/0031).
- * Real service processes on one fresh database, a real receiver on loopback.
+ * Webhooks when an instance or the database dies: the delivery an instance was attempting is made
+ * again by another once its lease ends, with the same webhook-id, and nothing is lost; a change
+ * acknowledged while PostgreSQL restarts is delivered once it is back (docs/adr/0031). Real
+ * service processes, a real receiver on loopback.
  */
 jest.setTimeout(120_000);
 
 const LEASE_SECONDS = 4;
+
+/** A key with webhooks and high limits, issued from the command line on the database at `url`. */
+function issueKey(url: string, scopes = 'pets:read,pets:write,webhooks:manage'): string {
+  buildOnce();
+  const output = execFileSync(
+    process.execPath,
+    [
+      join(__dirname, '..', 'dist', 'src', 'access', 'cli', 'apikey.js'),
+      'issue',
+      '--name',
+      'faults',
+      '--plan',
+      'enterprise',
+      '--per-minute',
+      '100000',
+      '--per-day',
+      '1000000',
+      '--open-orders',
+      '100000',
+      '--scopes',
+      scopes,
+    ],
+    {
+      // A loaded machine may take more than the default second to open a connection.
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        DATABASE_CONNECT_TIMEOUT_MS: '5000',
+        LOG_LEVEL: 'error',
+      },
+      encoding: 'utf8',
+    },
+  );
+  return /"key": "([^"]+)"/.exec(output)![1];
+}
 
 describe('webhooks across instances', () => {
   let database: FreshDatabase;
@@ -39,33 +82,9 @@ describe('webhooks across instances', () => {
     await database.drop();
   });
 
-  /** A key with webhooks, issued from the command line on the fresh database. */
-  const issueKey = () => {
-    buildOnce();
-    const output = execFileSync(
-      process.execPath,
-      [
-        join(__dirname, '..', 'dist', 'src', 'access', 'cli', 'apikey.js'),
-        'issue',
-        '--name',
-        'faults',
-        '--plan',
-        'enterprise',
-        '--per-minute',
-        '100000',
-        '--per-day',
-        '1000000',
-        '--scopes',
-        'pets:read,pets:write,webhooks:manage',
-      ],
-      { env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'error' }, encoding: 'utf8' },
-    );
-    return /"key": "([^"]+)"/.exec(output)![1];
-  };
-
   it('an instance killed mid-attempt: another delivers it after the lease, same webhook-id', async () => {
     first = await startService(env());
-    const key = issueKey();
+    const key = issueKey(database.url);
     const api = apiClient(first.url, { authorization: `Bearer ${key}` });
     // The first attempt is never answered: the instance dies while it waits.
     let hung = false;
@@ -106,4 +125,239 @@ describe('webhooks across instances', () => {
     await new Promise((resolve) => setTimeout(resolve, LEASE_SECONDS * 1000));
     expect(receiver.received).toHaveLength(2);
   });
+});
+
+type Shutdown = 'fast' | 'immediate';
+type Phase = 'before' | 'during' | 'after';
+
+/** What one request of the producing clients came to, and the changes it asked for. */
+interface Answer {
+  /** The HTTP status, or how the request failed without one (`timeout`: a hang). */
+  status: number | string;
+  phase: Phase;
+  changes: string[];
+}
+
+/**
+ * The change an event records, named as the producing clients name what they ask for: each pet is
+ * created under a name of its own, renamed once to another (still available), then ordered once,
+ * which places an order and reserves the pet (its status pending).
+ */
+function changeOf(type: string, data: Record<string, unknown>): string {
+  if (type === 'pet.created') return `created ${String(data.name)}`;
+  if (type === 'pet.updated' && data.status === 'available') return `renamed ${String(data.name)}`;
+  if (type === 'pet.updated' && data.status === 'pending') return `reserved ${String(data.id)}`;
+  if (type === 'order.placed') return `placed ${String(data.petId)}`;
+  return `${type} ${JSON.stringify(data)}`;
+}
+
+/**
+ * PostgreSQL restarted under a stream of changes, on a throw-away server of this file's own (the
+ * run's server is shared with every other spec). Fast (every session ended, a checkpoint written)
+ * and immediate (every process killed, crash recovery from the write-ahead log on start, as after
+ * a crash of the server): the second proves more, as only what the log holds survives; the first
+ * is how a server is restarted on purpose, with every session ended at once. The server commits
+ * synchronously, as production does: with `synchronous_commit` off an acknowledged commit may
+ * be lost by the server itself in an immediate shutdown.
+ */
+describeWithPeer('initdb and postgres', 'webhooks across a PostgreSQL restart', () => {
+  /** Two clients per instance: several transactions are under way when the server goes. */
+  const CLIENTS_PER_INSTANCE = 2;
+  /**
+   * A request unanswered for this long hangs: the service's database bounds (5 s to connect, 5 s
+   * per statement) end any wait well before.
+   */
+  const HANG_MS = 20_000;
+
+  let server: PostgresServer;
+  const instances: ServiceProcess[] = [];
+  let receiver: WebhookReceiver;
+  let secret: string;
+  /** Every answer of every test here: the events checked after each cover them all. */
+  const answers: Answer[] = [];
+  /** The producing clients, two on each instance, all with the one key. */
+  let clients: ReturnType<typeof apiClient>[] = [];
+  let phase: Phase = 'before';
+  let round = 0;
+
+  beforeAll(async () => {
+    [server, receiver] = await Promise.all([
+      PostgresServer.start({ durable: true }),
+      new WebhookReceiver().start(),
+    ]);
+    const env = {
+      DATABASE_URL: server.url,
+      // While the server is away it refuses connections at once, so the outage is answered
+      // promptly without a short bound; a generous one keeps a loaded machine's slow connection
+      // before or after it from being taken for an outage.
+      DATABASE_CONNECT_TIMEOUT_MS: '5000',
+      // Redis is not what fails here: a slow reply on a loaded machine must not answer 503.
+      REDIS_COMMAND_TIMEOUT_MS: '10000',
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+      WEBHOOK_LEASE_SECONDS: '3',
+      WEBHOOK_TIMEOUT_MS: '1000',
+      WEBHOOK_POLL_INTERVAL_MS: '50',
+    };
+    // One at a time: the first applies the migrations.
+    instances.push(await startService(env));
+    instances.push(await startService(env));
+    const key = issueKey(
+      server.url,
+      'pets:read,pets:write,orders:read,orders:write,webhooks:manage',
+    );
+    const endpoint = await apiClient(instances[0].url, { authorization: `Bearer ${key}` })
+      .post('/v1/webhook-endpoints')
+      .send({ url: `${receiver.url}/hook`, events: ['*'] })
+      .expect(201);
+    secret = endpoint.body.secret;
+    clients = instances.flatMap((instance) =>
+      Array.from({ length: CLIENTS_PER_INSTANCE }, () =>
+        apiClient(instance.url, { authorization: `Bearer ${key}` }),
+      ),
+    );
+  });
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => stopService(instance)));
+    await receiver?.stop();
+    await server?.stop();
+  });
+
+  /**
+   * Sends one request and notes its answer, in the phase it came in (a request under way when the
+   * server stops is answered during the outage). A 503 is followed by a short pause, as a client
+   * would make.
+   */
+  const send = async (request: Test, changes: string[]): Promise<Response | undefined> => {
+    let response: Response | undefined;
+    let status: Answer['status'];
+    try {
+      response = await request.timeout(HANG_MS);
+      status = response.status;
+    } catch (error) {
+      status = (error as { timeout?: number }).timeout ? 'timeout' : String(error);
+    }
+    answers.push({ status, phase, changes });
+    if (status === 503) await sleep(20);
+    return response;
+  };
+
+  /** One client's stream of changes until `until` holds: create a pet, rename it, order it. */
+  const produce = async (
+    client: ReturnType<typeof apiClient>,
+    tag: string,
+    until: () => boolean,
+  ) => {
+    for (let i = 0; !until(); i++) {
+      const name = `${tag}-${i}`;
+      const created = await send(client.post('/v1/pets').send({ name, categoryId: 1 }), [
+        `created ${name}`,
+      ]);
+      if (created?.status !== 201) continue;
+      const id = String(created.body.id);
+      const renamed = `${name} renamed`;
+      await send(client.patch(`/v1/pets/${id}`).send({ name: renamed }), [`renamed ${renamed}`]);
+      await send(client.post('/v1/store/orders').send({ petId: Number(id) }), [
+        `placed ${id}`,
+        `reserved ${id}`,
+      ]);
+    }
+  };
+
+  /** Every event the database holds, with the id the API gives it and the change it records. */
+  const committedEvents = async () => {
+    const client = new Client({ connectionString: server.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{
+        xid: string;
+        seq: string;
+        type: string;
+        data: Record<string, unknown>;
+      }>('SELECT xid::text AS xid, id::text AS seq, type, data FROM events');
+      return rows.map(({ xid, seq, type, data }) => ({
+        id: eventIdOf({ xid, seq }),
+        type,
+        data,
+        change: changeOf(type, data),
+      }));
+    } finally {
+      await client.end();
+    }
+  };
+
+  it.each<Shutdown>(['fast', 'immediate'])(
+    "restarted (%s shutdown) while changes stream in: every acknowledged change's event is delivered once it is back",
+    async (shutdown) => {
+      round += 1;
+      const mine = answers.length;
+      phase = 'before';
+      // The clients go on through the outage, until 40 requests were answered after it.
+      const done = () =>
+        phase === 'after' && answers.slice(mine).filter((a) => a.phase === 'after').length >= 40;
+      const streams = clients.map((client, n) => produce(client, `r${round}c${n}`, done));
+      await sleep(1000);
+      phase = 'during';
+      await server.restart(shutdown, 1000);
+      phase = 'after';
+      await Promise.all(streams);
+
+      // The service answered every request: a success, or 503 while the database was away;
+      // never another 5xx, never a hang.
+      const ours = answers.slice(mine);
+      const statuses = (p: Phase) => ours.filter((a) => a.phase === p).map((a) => a.status);
+      expect(ours.filter((a) => ![200, 201, 503].includes(a.status as number))).toEqual([]);
+      expect(statuses('before').filter((s) => s !== 200 && s !== 201)).toEqual([]);
+      expect(statuses('during')).toContain(503);
+      // Recovered by itself: the last answers are all successes.
+      expect(
+        statuses('after')
+          .slice(-10)
+          .filter((s) => s !== 200 && s !== 201),
+      ).toEqual([]);
+
+      // What was acknowledged (2xx) must have its event. A change answered 503 may have committed
+      // all the same (the answer was lost with the connection, after the commit): its event is
+      // then allowed, and owed to the receiver like any other; nothing else may have one.
+      const acknowledged = answers.filter((a) => a.status === 200 || a.status === 201);
+      const refused = answers.filter((a) => a.status === 503);
+      const events = await committedEvents();
+      const changes = events.map((e) => e.change);
+      expect(changes.filter((c, i) => changes.indexOf(c) !== i)).toEqual([]);
+      const recorded = new Set(changes);
+      expect(acknowledged.flatMap((a) => a.changes).filter((c) => !recorded.has(c))).toEqual([]);
+      const asked = new Set([...acknowledged, ...refused].flatMap((a) => a.changes));
+      expect(changes.filter((c) => !asked.has(c))).toEqual([]);
+
+      // Every committed event reaches the receiver once the database is back, and nothing else
+      // does: no webhook-id of an event the database does not hold (one of a change that never
+      // committed, or that the server lost). A webhook-id may come twice (an attempt whose end
+      // could not be recorded during the outage is made again after its lease), with the same
+      // event each time; each delivery is signed with the endpoint's secret.
+      const committed = new Map(events.map((e) => [e.id, e]));
+      const delivered = () => new Set(receiver.received.map((r) => r.headers['webhook-id']));
+      await eventually(
+        () => {
+          const ids = delivered();
+          return [...committed.keys()].every((id) => ids.has(id));
+        },
+        30_000,
+        'every committed event at the receiver',
+      );
+      const verifier = new Webhook(secret);
+      for (const delivery of receiver.received) {
+        const id = delivery.headers['webhook-id'] as string;
+        const event = verifier.verify(delivery.body, delivery.headers as Record<string, string>);
+        expect({ id, event }).toEqual({
+          id,
+          event: {
+            id,
+            type: committed.get(id)?.type,
+            occurredAt: expect.any(String),
+            data: committed.get(id)?.data,
+          },
+        });
+      }
+      expect(delivered()).toEqual(new Set(committed.keys()));
+    },
+  );
 });

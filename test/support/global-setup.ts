@@ -49,8 +49,9 @@ async function redisSource(): Promise<'configured' | 'machine' | 'start' | strin
 
 /**
  * Everything the suite needs and this machine lacks, checked before anything starts, so that a
- * bare machine stops at once with one line rather than failing spec by spec. nginx, PgBouncer and
- * the Redis programs for a Cluster or Sentinel are needed only by the specs about them, which are
+ * bare machine stops at once with one line rather than failing spec by spec. nginx, PgBouncer, the
+ * Redis programs for a Cluster or Sentinel, and PostgreSQL's own programs for a server a spec
+ * restarts (when DATABASE_URL is set) are needed only by the specs about them, which are
  * skipped without them (test/support/peers/optional-peers.ts), unless TEST_PEERS=required or the
  * run itself goes through them (TEST_DATABASE=pgbouncer, TEST_REDIS=cluster).
  */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Nginx } from './nginx';
 import { PgBouncer } from './pgbouncer';
+import { PostgresServer } from './postgres-server';
 import { missingRedisPrograms } from './redis-cli';
 
 /**
@@ -13,6 +14,8 @@ import { missingRedisPrograms } from './redis-cli';
 export const optionalPeers = {
   nginx: { available: () => Nginx.available(), debian: 'nginx-light' },
   pgbouncer: { available: () => PgBouncer.available(), debian: 'pgbouncer' },
+  // A spec that restarts PostgreSQL starts a server of its own, never touching the run's.
+  'initdb and postgres': { available: () => PostgresServer.available(), debian: 'postgresql' },
   // The Redis Cluster and Sentinel specs start servers of their own, with the machine's programs.
   'redis-server and redis-cli': {
     available: () => missingRedisPrograms().length === 0,

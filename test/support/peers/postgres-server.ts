@@ -27,14 +27,18 @@ function programs(): Programs | undefined {
 
 /**
  * A throw-away PostgreSQL server from the machine's own binaries, on a free loopback port, its
- * data in a temporary folder (no fsync: nothing here must survive a crash). For tests that need a
- * real server where the run otherwise uses the embedded engine, which serves a single session.
+ * data in a temporary folder (no fsync, and unless `durable` no synchronous commit: nothing here
+ * must survive a crash). For tests that need a real server where the run otherwise uses the
+ * embedded engine, which serves a single session, and for tests that restart the server.
  */
 export class PostgresServer {
+  private child?: ChildProcess;
+
   private constructor(
-    private readonly child: ChildProcess,
     private readonly directory: string,
     readonly port: number,
+    /** The `-c` settings the postmaster runs with, the same on every start. */
+    private readonly settings: string[],
   ) {}
 
   get url(): string {
@@ -45,8 +49,13 @@ export class PostgresServer {
     return programs() !== undefined;
   }
 
-  static async start(): Promise<PostgresServer> {
-    const { initdb, postgres } = programs()!;
+  /**
+   * `durable`: every commit is written to the server's log before it is acknowledged
+   * (`synchronous_commit` on), so that a commit survives the server's own crash (`restart`
+   * `immediate`); fsync stays off, as the machine itself does not crash in a test.
+   */
+  static async start({ durable = false } = {}): Promise<PostgresServer> {
+    const { initdb } = programs()!;
     // PostgreSQL refuses to run as root.
     const user = unprivilegedUser('PostgreSQL');
     const directory = mkdtempSync(join(tmpdir(), 'pet-adoption-postgres-'));
@@ -57,16 +66,38 @@ export class PostgresServer {
       stdio: 'ignore',
     });
     const port = await freePort();
-    const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off'];
-    const child = spawn(
-      postgres,
-      ['-D', data, '-p', String(port), '-k', directory, ...settings.flatMap((s) => ['-c', s])],
-      { ...user, stdio: 'ignore' },
-    );
-    await waitForPort('127.0.0.1', port, 'postgres');
-    const server = new PostgresServer(child, directory, port);
-    await server.ready();
+    const settings = ['listen_addresses=127.0.0.1', 'fsync=off'];
+    if (!durable) settings.push('synchronous_commit=off');
+    const server = new PostgresServer(directory, port, settings);
+    await server.run();
     return server;
+  }
+
+  /** Starts the postmaster on this server's data and port, and waits until it runs queries. */
+  private async run(): Promise<void> {
+    const { directory, port, settings } = this;
+    const args = ['-D', join(directory, 'data'), '-p', String(port), '-k', directory];
+    this.child = spawn(programs()!.postgres, [...args, ...settings.flatMap((s) => ['-c', s])], {
+      ...unprivilegedUser('PostgreSQL'),
+      stdio: 'ignore',
+    });
+    await waitForPort('127.0.0.1', this.port, 'postgres');
+    await this.ready();
+  }
+
+  /**
+   * Stops the server and starts it again on the same data and port, `downForMs` after it exited.
+   * `fast` (SIGINT, as `pg_ctl stop -m fast`) ends every session and writes a checkpoint;
+   * `immediate` (SIGQUIT) kills every process at once, so the server starts with crash recovery
+   * from its write-ahead log, as after a crash.
+   */
+  async restart(shutdown: 'fast' | 'immediate', downForMs = 0): Promise<void> {
+    const child = this.child!;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(shutdown === 'fast' ? 'SIGINT' : 'SIGQUIT');
+    await exited;
+    await new Promise((resolve) => setTimeout(resolve, downForMs));
+    await this.run();
   }
 
   /**
