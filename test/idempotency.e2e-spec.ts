@@ -111,19 +111,24 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
       `INSERT INTO idempotency_keys (scope, key, request_hash, response, created_at)
        VALUES ('key:old', 'recent', repeat('0', 64), '{}', now() - interval '23 hours 58 minutes')`,
     );
-    // Rows deleted by each DELETE statement, counted at the driver (the spy passes every call on).
+    // Rows deleted by each DELETE statement, counted at the driver (the spy passes every call on),
+    // whether its caller takes the answer as a promise or in a callback.
     const deletedPerStatement: number[] = [];
+    const record = (result?: QueryResult) => {
+      if (result?.command === 'DELETE') deletedPerStatement.push(result.rowCount ?? 0);
+    };
     const query = Client.prototype.query;
     jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args) {
-      const answer = (query as (...a: unknown[]) => unknown).apply(this, args);
-      if (answer instanceof Promise) {
-        void answer.then(
-          (result: QueryResult) => {
-            if (result.command === 'DELETE') deletedPerStatement.push(result.rowCount ?? 0);
-          },
-          () => undefined,
-        );
+      const last = args.length - 1;
+      const callback = args[last] as unknown;
+      if (typeof callback === 'function') {
+        args[last] = (error: Error | null, result?: QueryResult) => {
+          if (!error) record(result);
+          (callback as (error: Error | null, result?: QueryResult) => void)(error, result);
+        };
       }
+      const answer = (query as (...a: unknown[]) => unknown).apply(this, args);
+      if (answer instanceof Promise) void answer.then(record, () => undefined);
       return answer as never;
     });
     try {
