@@ -23,8 +23,11 @@ export interface PetPage {
 export class ListPets {
   constructor(private readonly pets: PetRepository) {}
 
-  async execute({ limit = DEFAULT_PAGE_SIZE, ...filters }: ListPetsQuery): Promise<PetPage> {
-    const rows = await this.pets.findPage({ ...filters, limit: limit + 1 });
+  async execute(query: ListPetsQuery): Promise<PetPage> {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    // Named one by one rather than with a rest and a spread: this runs on every page asked for.
+    const { status, categoryId, name, after } = query;
+    const rows = await this.pets.findPage({ status, categoryId, name, after, limit: limit + 1 });
     const { items: pets, nextAfter } = keysetPage(rows, limit);
     return { pets, nextAfter };
   }
