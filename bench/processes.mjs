@@ -153,13 +153,17 @@ function probe(target, command) {
   });
 }
 
-/** Runs autocannon; with `until`, until that promise settles instead of for the duration. */
-const load = (options, until) =>
+/**
+ * Runs autocannon; with `until`, until that promise settles instead of for the duration; with
+ * `onResponse`, telling it each response's status and time in milliseconds.
+ */
+const load = (options, until, onResponse) =>
   new Promise((resolve, reject) => {
     const instance = autocannon(options, (error, result) =>
       error ? reject(error) : resolve(result),
     );
     until?.finally(() => instance.stop());
+    if (onResponse) instance.on('response', (_, status, __, ms) => onResponse(status, ms));
   });
 
 /**
@@ -171,10 +175,11 @@ const load = (options, until) =>
  * `until`: a promise; the load runs until it settles instead of for `seconds`.
  * `settle`: awaited after the load and before the counting stops, so that work the requests left
  * behind (webhook deliveries) is counted as theirs.
+ * `onResponse(status, ms)`: called with every response, for figures of the bench's own.
  */
 export async function measure(
   target,
-  { seconds, connections, rate, amount, requests, until, settle, ...op },
+  { seconds, connections, rate, amount, requests, until, settle, onResponse, ...op },
 ) {
   await probe(target, 'start');
   const cpuBefore = cpuMs(target.pid);
@@ -196,6 +201,7 @@ export async function measure(
         overallRate: rate,
       },
       until,
+      onResponse,
     );
     await settle?.();
     const total = result.requests.total;
