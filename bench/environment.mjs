@@ -70,7 +70,7 @@ export async function insertKey(
 }
 
 /** A new random key of the service's live prefix. */
-const newKey = () => `pet_live_${randomBytes(32).toString('base64url')}`;
+export const newKey = () => `pet_live_${randomBytes(32).toString('base64url')}`;
 
 /**
  * The run's environment: a database on the PostgreSQL of DATABASE_URL and a key prefix on the

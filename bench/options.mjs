@@ -34,6 +34,8 @@ const nodeOption = (argv) => stringOption(argv, 'node') ?? (process.env.BENCH_NO
  * --compare=<checkout>: only an A/B comparison of this build (B) with another checkout's built
  * service (A), e.g. a worktree of the commit before a change; --compare=. measures the noise
  * (bench/results/compare.md);
+ * --webhook-backlog=N: the deliveries the webhooks scenario queues at once and drains under a read
+ * load (100,000; 300 with --smoke);
  * --smoke: one short round of everything, to check that the benchmark works (CI): it writes
  * bench/results/ only, never docs/performance.md.
  */
@@ -58,6 +60,7 @@ export function options(argv) {
     node: nodeOption(argv),
     compare: stringOption(argv, 'compare'),
     frameworks: flag(argv, 'frameworks', false),
+    webhookBacklog: flag(argv, 'webhook-backlog', smoke ? 300 : 100_000),
     smoke,
     command: `npm run bench -- ${argv.join(' ')}`.trim(),
   };

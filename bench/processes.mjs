@@ -153,34 +153,57 @@ function probe(target, command) {
   });
 }
 
-const load = (options) =>
-  new Promise((resolve, reject) =>
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result))),
-  );
+/**
+ * Runs autocannon; with `until`, until that promise settles instead of for the duration; with
+ * `onResponse`, telling it each response's status and time in milliseconds.
+ */
+const load = (options, until, onResponse) =>
+  new Promise((resolve, reject) => {
+    const instance = autocannon(options, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+    until?.finally(() => instance.stop());
+    if (onResponse) instance.on('response', (_, status, __, ms) => onResponse(status, ms));
+  });
 
 /**
  * Loads one target with one operation (or a cycle of them) and reports what the client saw and
  * what the server spent: throughput, latency, failures, CPU per request, the most RSS seen, and
  * how busy the whole machine was.
  * `rate`: a fixed overall rate in requests per second instead of as many as the server takes.
+ * `amount`: this many requests instead of as many as `seconds` takes.
+ * `until`: a promise; the load runs until it settles instead of for `seconds`.
+ * `settle`: awaited after the load and before the counting stops, so that work the requests left
+ * behind (webhook deliveries) is counted as theirs.
+ * `onResponse(status, ms)`: called with every response, for figures of the bench's own.
  */
-export async function measure(target, { seconds, connections, rate, requests, ...op }) {
+export async function measure(
+  target,
+  { seconds, connections, rate, amount, requests, until, settle, onResponse, ...op },
+) {
   await probe(target, 'start');
   const cpuBefore = cpuMs(target.pid);
   const machineBefore = machineTicks();
   let rssMax = rssMb(target.pid);
   const sampler = setInterval(() => (rssMax = Math.max(rssMax, rssMb(target.pid))), 250);
   try {
-    const result = await load({
-      url: target.url + (op.path ?? '/'),
-      method: op.method ?? 'GET',
-      headers: op.headers,
-      body: op.body,
-      requests,
-      connections,
-      duration: seconds,
-      overallRate: rate,
-    });
+    const result = await load(
+      {
+        url: target.url + (op.path ?? '/'),
+        method: op.method ?? 'GET',
+        headers: op.headers,
+        body: op.body,
+        requests,
+        amount,
+        connections,
+        // Bounded all the same: a load waiting for a promise never outlives a day.
+        duration: until ? 86_400 : seconds,
+        overallRate: rate,
+      },
+      until,
+      onResponse,
+    );
+    await settle?.();
     const total = result.requests.total;
     const machine = machineTicks();
     const cpuTicksMs = cpuMs(target.pid) - cpuBefore;
@@ -188,6 +211,7 @@ export async function measure(target, { seconds, connections, rate, requests, ..
     return {
       rps: total / result.duration,
       requests: total,
+      seconds: result.duration,
       p50: result.latency.p50,
       p97_5: result.latency.p97_5,
       p99: result.latency.p99,

@@ -27,6 +27,14 @@ export const TARGETS = {
   updatePetCpuRatio: 1.3,
   /** createPet naming a new category each time: CPU per request, at most this many times createPet's. */
   newCategoryCpuRatio: 1.1,
+  /** placeOrder with three subscribed endpoints: service CPU per request, at most this many times with none. */
+  webhooksPlaceOrderCpuRatio: 1.2,
+  /** From a change's commit to its delivery's receipt at a local receiver, no backlog: p95 at most (ms). */
+  commitToReceiptP95Ms: 1000,
+  /** Deliveries a second to a local receiver, at least. */
+  deliveriesPerSecond: 300,
+  /** The API's p99 while a backlog of deliveries drains: less than this many times its p99 before. */
+  drainP99Ratio: 2,
 };
 
 export const median = (values) => {
@@ -212,6 +220,42 @@ export function verdicts(report) {
       ),
     );
   }
+  if (report.webhooks) {
+    const w = report.webhooks;
+    const drain = target(
+      `\`${w.reads.operation}\` at ${w.listRate} req/s while ${w.backlog.deliveries.toLocaleString('en')} queued deliveries drain: p99 < ${TARGETS.drainP99Ratio}× its p99 while the drain pauses (not doubled)`,
+      w.reads.p99Ratio,
+      TARGETS.drainP99Ratio,
+      '×',
+      { digits: 2 },
+    );
+    // Doubled at exactly twice: not met; nor when there was no window of draining to judge.
+    if (w.reads.p99Ratio >= TARGETS.drainP99Ratio) drain[3] = 'NOT met';
+    if (w.reads.p99Ratio === null) drain.splice(1, 3, 'no window of draining', '–', 'NOT met');
+    rows.push(
+      target(
+        `\`POST /v1/store/orders\` with ${w.endpoints} endpoints subscribed to every event: service CPU per request ≤ ${TARGETS.webhooksPlaceOrderCpuRatio}× with none (the request path: the deliveries wait at a receiver that holds its answers)`,
+        w.placeOrderCpuRatio,
+        TARGETS.webhooksPlaceOrderCpuRatio,
+        '×',
+        { digits: 2 },
+      ),
+      target(
+        `Commit to receipt at a local receiver, no backlog (${w.placeRate * w.deliveriesPerOrder} deliveries/s): p95 ≤ ${TARGETS.commitToReceiptP95Ms} ms`,
+        w.commitToReceipt.p95,
+        TARGETS.commitToReceiptP95Ms,
+        ' ms',
+      ),
+      target(
+        `Deliveries to a local receiver ≥ ${TARGETS.deliveriesPerSecond}/s (${w.backlog.deliveries.toLocaleString('en')} queued, drained under the read load)`,
+        w.backlog.deliveriesPerSecond,
+        TARGETS.deliveriesPerSecond,
+        '/s',
+        { atLeast: true },
+      ),
+      drain,
+    );
+  }
   if (report.soak) {
     // Flat: grows less than the threshold, so a growth equal to it is not met.
     const flat = target(
@@ -238,6 +282,61 @@ const allocation = (s) =>
   s.kbAllocatedPerRequest === undefined
     ? '–'
     : `${s.kbAllocatedPerRequest} KB, ${s.scavengesPer1000} / ${s.gcUsPerRequest} µs`;
+
+/** The webhooks scenario's section (bench/scenarios/webhooks.mjs). */
+function webhooksMarkdown(w) {
+  const c = w.commitToReceipt;
+  const b = w.backlog;
+  const { before, during } = w.reads;
+  const row = (name, s, postgresUs) => [
+    name,
+    s.rps,
+    latency(s),
+    s.cpuMsPerRequest,
+    postgresUs ?? '–',
+    s.errors,
+  ];
+  const states = Object.entries(b.states)
+    .map(([state, count]) => `${count.toLocaleString('en')} ${state}`)
+    .join(', ');
+  return [
+    `Webhooks (an instance, a database and a receiver of their own: \`node:http\` on loopback answering 204; ${w.endpoints} endpoints subscribed to every event, and placeOrder records two, so an order makes ${w.deliveriesPerOrder} deliveries; ${w.connections} connections; medians of the rounds):`,
+    '',
+    table(
+      [
+        '`POST /v1/store/orders`',
+        'req/s',
+        'p50 / p97.5 / p99 ms',
+        'service CPU ms/req',
+        'PostgreSQL backends CPU µs/req',
+        'errors + non-2xx',
+      ],
+      [
+        row('no endpoint, as many as it takes', w.placeOrder.none, w.postgresUsPerRequest.none),
+        row(
+          `${w.endpoints} endpoints, the receiver holding the attempts (the request path)`,
+          w.placeOrder.held,
+          w.postgresUsPerRequest.held,
+        ),
+        row(`no endpoint, ${w.placeRate}/s`, w.placeOrder.noneAtRate),
+        row(
+          `${w.endpoints} endpoints delivering, ${w.placeRate}/s (counted until every delivery arrived)`,
+          w.placeOrder.delivered,
+        ),
+      ],
+    ),
+    '',
+    `Commit to receipt, from the bench's clock when the change's 201 arrived (just after its commit) to the receiver's when the delivery's body had arrived, over ${c.deliveries.toLocaleString('en')} deliveries at ${w.placeRate * w.deliveriesPerOrder}/s: ` +
+      `p50 ${c.p50} ms, p95 ${c.p95} ms, p99 ${c.p99} ms, max ${c.max} ms (${c.fannedOut.toLocaleString('en')} fanned out, ${c.distinct.toLocaleString('en')} received, ${c.duplicates} twice, ${c.unmatched} not matched to a change). ` +
+      `The service's CPU per delivery: ${w.deliveryCpuMs} ms in those rounds, about ${b.deliveryCpuMs} ms in the drain below (PostgreSQL's backends about ${b.deliveryPostgresUs} µs).`,
+    '',
+    `Backlog: ${b.deliveries.toLocaleString('en')} deliveries queued in one transaction (${b.insertSeconds} s), ${b.delivered.toLocaleString('en')} received in ${b.drainSeconds} s of draining (${b.deliveriesPerSecond} a second; ${b.duplicates} twice; at the end ${states}), ` +
+      `while \`${w.reads.operation}\` ran at ${w.listRate} req/s throughout, in ${b.windows} windows of ${b.windowSeconds} s that took turns, the worker paused (the receiver holding its answers) and then draining, over ${b.elapsedSeconds} s. ` +
+      `That load's p99 (each response's own time): ${w.reads.draining.p99} ms over ${w.reads.draining.requests.toLocaleString('en')} reads while draining, ${w.reads.paused.p99} ms over ${w.reads.paused.requests.toLocaleString('en')} while paused (${w.reads.p99Ratio}×), ` +
+      `${w.reads.beforeRaw.p99} ms over ${w.reads.beforeRaw.requests.toLocaleString('en')} before the backlog (${w.reads.p99RatioToBefore}×). ` +
+      `autocannon's figures, corrected for coordinated omission: p50 / p97.5 / p99 ${latency(before)} ms before (${before.cpuMsPerRequest} CPU ms/req), ${latency(during)} ms over the whole drain.`,
+  ];
+}
 
 export function markdown(report) {
   const { machine, settings } = report;
@@ -395,6 +494,7 @@ export function markdown(report) {
       ),
     );
   }
+  if (report.webhooks) lines.push('', ...webhooksMarkdown(report.webhooks));
   const rows = verdicts(report);
   lines.push('', 'Targets:', '', table(['Target', 'Measured', 'Margin', ''], rows));
   const missed = rows.filter((row) => row[3] !== 'met');

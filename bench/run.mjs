@@ -21,6 +21,7 @@ import { measureOperations } from './scenarios/operations.mjs';
 import { measureScaleOut } from './scenarios/scale-out.mjs';
 import { measureSoak } from './scenarios/soak.mjs';
 import { measureStore } from './scenarios/store.mjs';
+import { measureWebhooks } from './scenarios/webhooks.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const results = join(root, 'bench', 'results');
@@ -117,6 +118,7 @@ try {
   const soak = settings.soak ? await measureSoak(bench, service, operations) : undefined;
   const store = await measureStore(bench);
   const catalogue = await measureCatalogue(bench);
+  const webhooks = await measureWebhooks(bench);
 
   report = {
     date: new Date().toISOString(),
@@ -141,6 +143,7 @@ try {
     soak,
     store,
     catalogue,
+    webhooks,
   };
 } finally {
   await bench.close();

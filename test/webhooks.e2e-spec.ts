@@ -198,6 +198,39 @@ describe('webhooks: endpoints and deliveries to a real receiver', () => {
       await customer.delete(path).expect(204);
       expectError(await customer.get(path), 404, 'not_found');
     });
+
+    it('an endpoint deleted while a change fans out: the change commits, without its delivery', async () => {
+      const endpoint = await register(customer);
+      // The deletion under way, not committed yet: its row is locked until the commit.
+      const deleting = t.dataSource.createQueryRunner();
+      await deleting.connect();
+      await deleting.startTransaction();
+      await deleting.query('DELETE FROM webhook_endpoints WHERE id = $1', [endpoint.id]);
+      const created = customer.post('/v1/pets').send({ name: 'Rex', categoryId: 1 }).then();
+      // The change's transaction reaches the endpoint's row and waits for the deletion.
+      await eventually(
+        async () =>
+          (
+            await t.dataSource.query(
+              `SELECT 1 FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            )
+          ).length > 0,
+        10_000,
+        'the change to wait for the deletion',
+      );
+      await deleting.commitTransaction();
+      await deleting.release();
+      const response = await created;
+      expect(response.status).toBe(201);
+      expect(
+        await t.dataSource.query('SELECT type FROM events WHERE data->>$1 = $2', [
+          'id',
+          String(response.body.id),
+        ]),
+      ).toEqual([{ type: 'pet.created' }]);
+      expect(await t.dataSource.query('SELECT id FROM webhook_deliveries')).toEqual([]);
+    });
   });
 
   describe('delivering', () => {

@@ -119,7 +119,7 @@ function redisDelta(before, after) {
  * server's own background writers, which serve every database of the server (the machine's other
  * users too: an upper bound). Sampled every 250 ms, so that processes that come and go are counted.
  */
-class PostgresCpu {
+export class PostgresCpu {
   constructor(client, database) {
     this.client = client;
     this.database = database;
