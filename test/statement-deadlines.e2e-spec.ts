@@ -44,6 +44,19 @@ describe('statement deadlines', () => {
     }
     const named = { name: 'deadline_named', text: 'SELECT $1::text AS t', values: ['x'] };
     expect((await pool.query(named)).rows).toEqual([{ t: 'x' }]);
+    const withOwnCallback = await pool.connect();
+    try {
+      const rows = await new Promise((resolve, reject) =>
+        withOwnCallback.query({
+          text: 'SELECT 3 AS n',
+          callback: (error: Error | null, result: { rows: unknown[] }) =>
+            error ? reject(error) : resolve(result.rows),
+        } as never),
+      );
+      expect(rows).toEqual([{ n: 3 }]);
+    } finally {
+      withOwnCallback.release();
+    }
   });
 
   it('tells a caller once: a late answer after the timeout is dropped', async () => {

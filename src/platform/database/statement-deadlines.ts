@@ -54,6 +54,10 @@ export function clientWithStatementDeadlines(boundMs: number): typeof Client {
       // A submittable (a cursor, a stream) is answered in parts: not bounded here.
       if (typeof config?.submit === 'function') return super.query(config, values, callback);
       if (typeof values === 'function') [callback, values] = [values, undefined];
+      // pg also takes the callback as a property of the query's config.
+      if (typeof callback !== 'function' && typeof config?.callback === 'function') {
+        callback = config.callback;
+      }
       if (typeof callback !== 'function') {
         return new Promise((resolve, reject) =>
           this.query(config, values, (error: Error | null, result: unknown) =>
