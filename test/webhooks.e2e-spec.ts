@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { HostResolver } from '../src/webhooks/application/webhook-delivery';
 import { FixedHostResolver } from './fakes/fixed-host-resolver';
+import { freshDatabase } from './support/fresh-database';
 import { apiClient, expectError } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 import { eventually, Received, WebhookReceiver } from './support/webhook-receiver';
@@ -200,36 +201,59 @@ describe('webhooks: endpoints and deliveries to a real receiver', () => {
     });
 
     it('an endpoint deleted while a change fans out: the change commits, without its delivery', async () => {
-      const endpoint = await register(customer);
-      // The deletion under way, not committed yet: its row is locked until the commit.
-      const deleting = t.dataSource.createQueryRunner();
-      await deleting.connect();
-      await deleting.startTransaction();
-      await deleting.query('DELETE FROM webhook_endpoints WHERE id = $1', [endpoint.id]);
-      const created = customer.post('/v1/pets').send({ name: 'Rex', categoryId: 1 }).then();
-      // The change's transaction reaches the endpoint's row and waits for the deletion.
-      await eventually(
-        async () =>
-          (
-            await t.dataSource.query(
-              `SELECT 1 FROM pg_stat_activity
-                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-            )
-          ).length > 0,
-        10_000,
-        'the change to wait for the deletion',
-      );
-      await deleting.commitTransaction();
-      await deleting.release();
-      const response = await created;
-      expect(response.status).toBe(201);
-      expect(
-        await t.dataSource.query('SELECT type FROM events WHERE data->>$1 = $2', [
-          'id',
-          String(response.body.id),
-        ]),
-      ).toEqual([{ type: 'pet.created' }]);
-      expect(await t.dataSource.query('SELECT id FROM webhook_deliveries')).toEqual([]);
+      // Two sessions at once: the embedded engine serves one, so this runs on a real server (a
+      // throw-away one when the run uses the embedded engine) with a pool of its own.
+      const database = await freshDatabase();
+      const app = await startTestApp({
+        ...WEBHOOK_ENV,
+        DATABASE_URL: database.url,
+        DATABASE_POOL_SIZE: '10',
+      });
+      const deleting = app.dataSource.createQueryRunner();
+      try {
+        const owner = apiClient(
+          app.url,
+          (await app.issueKey({ scopes: ['pets:read', 'pets:write', 'webhooks:manage'] })).auth,
+        );
+        const endpoint = (
+          await owner
+            .post('/v1/webhook-endpoints')
+            .send({ url: `${receiver.url}/hook`, events: ['*'] })
+            .expect(201)
+        ).body as Endpoint;
+        // The deletion under way, not committed yet: its row is locked until the commit.
+        await deleting.connect();
+        await deleting.startTransaction();
+        await deleting.query('DELETE FROM webhook_endpoints WHERE id = $1', [endpoint.id]);
+        const created = owner.post('/v1/pets').send({ name: 'Rex', categoryId: 1 }).then();
+        // The change's transaction reaches the endpoint's row and waits for the deletion.
+        await eventually(
+          async () =>
+            (
+              await app.dataSource.query(
+                `SELECT 1 FROM pg_stat_activity
+                  WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+              )
+            ).length > 0,
+          10_000,
+          'the change to wait for the deletion',
+        );
+        await deleting.commitTransaction();
+        const response = await created;
+        expect(response.status).toBe(201);
+        expect(
+          await app.dataSource.query('SELECT type FROM events WHERE data->>$1 = $2', [
+            'id',
+            String(response.body.id),
+          ]),
+        ).toEqual([{ type: 'pet.created' }]);
+        expect(await app.dataSource.query('SELECT id FROM webhook_deliveries')).toEqual([]);
+      } finally {
+        if (deleting.isTransactionActive) await deleting.rollbackTransaction();
+        await deleting.release();
+        await app.close();
+        await database.drop();
+      }
     });
   });
 
