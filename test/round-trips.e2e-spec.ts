@@ -13,6 +13,8 @@ describe('round trips per request', () => {
   let t: TestApp;
   let api: ReturnType<typeof apiClient>;
   let statements: string[];
+  /** Per statement: whether it went while one before it on its connection was unanswered. */
+  let pipelined: boolean[];
   let redisCommands: string[];
 
   beforeAll(async () => {
@@ -28,11 +30,26 @@ describe('round trips per request', () => {
 
   beforeEach(() => {
     statements = [];
+    pipelined = [];
     redisCommands = [];
     const query = Client.prototype.query;
+    const unanswered = new Map<Client, number>();
     jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args) {
       const config = args[0] as string | { text: string };
       statements.push(typeof config === 'string' ? config : config.text);
+      // A statement sent while another is unanswered on a connection in pipeline mode shares its
+      // round trip. The pool's client always passes pg a callback (statement-deadlines).
+      const waiting = unanswered.get(this) ?? 0;
+      pipelined.push(this.pipeline && waiting > 0);
+      const at = args.findIndex((arg) => typeof arg === 'function');
+      if (at >= 0) {
+        unanswered.set(this, waiting + 1);
+        const callback = args[at] as (...result: unknown[]) => void;
+        args[at] = (...result: unknown[]) => {
+          unanswered.set(this, unanswered.get(this)! - 1);
+          callback(...result);
+        };
+      }
       return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
     });
     // The lapsed-order sweeper runs on its own timer, in transactions of its own: held still here.
@@ -45,14 +62,23 @@ describe('round trips per request', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  /** The statements of the requests, without the background jobs' (last use, pruning, webhooks). */
-  const perRequest = () =>
-    statements.filter(
-      (text) =>
-        !/^(UPDATE "api_keys"|DELETE FROM idempotency_keys|SELECT 1 FROM webhook_deliveries)/.test(
-          text,
-        ),
-    );
+  /** The background jobs' statements (last use, pruning, webhooks): not the requests'. */
+  const background = (text: string) =>
+    /^(UPDATE "api_keys"|DELETE FROM idempotency_keys|SELECT 1 FROM webhook_deliveries)/.test(text);
+
+  /** The statements of the requests. */
+  const perRequest = () => statements.filter((text) => !background(text));
+
+  /** The requests' statements in round trips: each group went without waiting for an answer. */
+  const roundTrips = (shape: (text: string) => string | undefined) => {
+    const trips: (string | undefined)[][] = [];
+    statements.forEach((text, i) => {
+      if (background(text)) return;
+      if (pipelined[i]) trips.at(-1)!.push(shape(text));
+      else trips.push([shape(text)]);
+    });
+    return trips;
+  };
 
   it.each([
     ['GET /v1/pets', () => api.get('/v1/pets?status=available&limit=20'), 200],
@@ -65,18 +91,42 @@ describe('round trips per request', () => {
     expect(redisCommands).toEqual(Array(10).fill('evalsha'));
   });
 
-  it('POST /v1/pets with a known key: the pet and its event in one transaction, one Redis command', async () => {
+  it('POST /v1/pets with a known key: the pet and its event in one transaction of three round trips, one Redis command', async () => {
     for (let i = 0; i < 10; i++) {
       expect((await api.post('/v1/pets').send({ name: 'Tom', categoryId: 2 })).status).toBe(201);
     }
-    // BEGIN (with its statement timeout), the pet, its event (docs/adr/0030), COMMIT.
+    // BEGIN (with its statement timeout), the pet, then its event (docs/adr/0030) with COMMIT.
     // The pet's statement also names its category; the last table it inserts into is its own.
-    const shapes = perRequest().map(
+    const trips = roundTrips(
       (text) =>
         /^\s*(BEGIN|COMMIT)/.exec(text)?.[1] ??
         [...text.matchAll(/INSERT INTO (\w+)/g)].at(-1)?.[1],
     );
-    expect(shapes).toEqual(Array(10).fill(['BEGIN', 'pets', 'events', 'COMMIT']).flat());
+    expect(trips).toEqual(
+      Array(10)
+        .fill([['BEGIN'], ['pets'], ['events', 'COMMIT']])
+        .flat(),
+    );
     expect(redisCommands).toEqual(Array(10).fill('evalsha'));
+  });
+
+  it('POST /v1/pets with an Idempotency-Key: the recorded response goes with the event and COMMIT', async () => {
+    for (let i = 0; i < 5; i++) {
+      const created = await api
+        .post('/v1/pets')
+        .set('Idempotency-Key', `round-trips-${i}`)
+        .send({ name: 'Tom', categoryId: 2 });
+      expect(created.status).toBe(201);
+    }
+    const trips = roundTrips(
+      (text) =>
+        /^\s*(BEGIN|COMMIT)/.exec(text)?.[1] ??
+        [...text.matchAll(/(?:INSERT INTO|UPDATE) (\w+)/g)].at(-1)?.[1],
+    );
+    expect(trips).toEqual(
+      Array(5)
+        .fill([['BEGIN'], ['idempotency_keys'], ['pets'], ['events', 'idempotency_keys', 'COMMIT']])
+        .flat(),
+    );
   });
 });

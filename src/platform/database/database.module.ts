@@ -54,6 +54,10 @@ export class DatabaseModule {
               // as pg's query_timeout would, without its timer per statement (statement-deadlines).
               Client: clientWithStatementDeadlines(config.database.statementTimeoutMs + 1000),
               idleTimeoutMillis: 30_000,
+              // A connection sends a statement without waiting for the one before it to be
+              // answered: what a transaction leaves for its commit goes with COMMIT, in one round
+              // trip (SqlStatements). Statements sent one after another behave as without it.
+              pipeline: true,
             },
           }),
           // TypeORM would run the migrations as it initialises, unguarded: they run here, under a lock.

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '../config/app-config';
@@ -42,8 +42,8 @@ export class SqlStatements {
    * pooler may hand the server connection to anyone next.
    */
   private readonly begin: string;
-  /** The connection of the transaction a statement runs in, if any. */
-  private readonly inTransaction = new AsyncLocalStorage<PoolClient>();
+  /** The transaction a statement runs in, if any. */
+  private readonly inTransaction = new AsyncLocalStorage<OpenTransaction>();
   /**
    * Transactions under way. When none is, the storage is disabled: on Node 20 an enabled
    * AsyncLocalStorage installs promise hooks that make every await of every request about twice
@@ -59,12 +59,27 @@ export class SqlStatements {
   }
 
   async query<T extends QueryResultRow>(statement: SqlStatement, values: unknown[]): Promise<T[]> {
-    const { rows } = await (this.inTransaction.getStore() ?? this.pool).query<T>(
-      this.named && statement.prepare !== false
-        ? { name: statement.name, text: statement.text, values }
-        : { text: statement.text, values },
+    const { rows } = await (this.inTransaction.getStore()?.client ?? this.pool).query<T>(
+      this.config(statement, values),
     );
     return rows;
+  }
+
+  /**
+   * Runs a statement whose rows nobody reads: inside a transaction, just before its COMMIT and in
+   * the same round trip; outside one, at once. Its failure fails the transaction, which then
+   * commits nothing.
+   */
+  async queryAtCommit(statement: SqlStatement, values: unknown[]): Promise<void> {
+    const open = this.inTransaction.getStore();
+    if (open) open.atCommit.push(this.config(statement, values));
+    else await this.pool.query(this.config(statement, values));
+  }
+
+  private config(statement: SqlStatement, values: unknown[]): QueryConfig {
+    return this.named && statement.prepare !== false
+      ? { name: statement.name, text: statement.text, values }
+      : { text: statement.text, values };
   }
 
   /**
@@ -77,7 +92,7 @@ export class SqlStatements {
     const takeLock = lock && `SELECT pg_advisory_xact_lock(${lockKeys(lock)})`;
     const joined = this.inTransaction.getStore();
     if (joined) {
-      if (takeLock) await joined.query(takeLock);
+      if (takeLock) await joined.client.query(takeLock);
       return work();
     }
     const client = await this.pool.connect();
@@ -90,8 +105,9 @@ export class SqlStatements {
     this.open += 1;
     try {
       await client.query(takeLock ? `${this.begin}; ${takeLock}` : this.begin);
-      const result = await this.inTransaction.run(client, work);
-      await client.query('COMMIT');
+      const open: OpenTransaction = { client, atCommit: [] };
+      const result = await this.inTransaction.run(open, work);
+      await commit(open);
       return result;
     } catch (error) {
       if (isClientTimeout(error)) {
@@ -110,6 +126,35 @@ export class SqlStatements {
       if (--this.open === 0) this.inTransaction.disable();
     }
   }
+}
+
+/** A transaction under way: its connection, and the statements to send with its COMMIT. */
+interface OpenTransaction {
+  client: PoolClient;
+  atCommit: QueryConfig[];
+}
+
+/**
+ * Sends the statements left for the commit and COMMIT in one write and one round trip: the pool's
+ * connections are in pipeline mode, and the socket is corked while pg writes each message. If one
+ * of them fails, PostgreSQL answers the COMMIT of the transaction it aborted with ROLLBACK: nothing
+ * of it is kept, and the first failure is thrown.
+ */
+async function commit({ client, atCommit }: OpenTransaction): Promise<void> {
+  const { stream } = client.connection;
+  stream.cork();
+  let sent: Promise<unknown>[];
+  let committed: Promise<QueryResult>;
+  try {
+    sent = atCommit.map((statement) => client.query(statement));
+    committed = client.query('COMMIT');
+  } finally {
+    stream.uncork();
+  }
+  const outcomes = await Promise.allSettled([...sent, committed]);
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  if ((await committed).command !== 'COMMIT') throw new Error('The transaction was rolled back.');
 }
 
 /** A transaction-scoped advisory lock's two 32-bit keys: what it is for, and which one. */

@@ -15,7 +15,10 @@ const RECORD: SqlStatement = {
            FROM json_array_elements($1::json) WITH ORDINALITY AS recorded(e, n) ORDER BY n`,
 };
 
-/** Records events with SqlStatements: inside a transaction under way, it joins it. */
+/**
+ * Records events with SqlStatements: inside a transaction under way, with its COMMIT, in the same
+ * round trip (nothing reads them before the change commits; a failure still fails the change).
+ */
 @Injectable()
 export class SqlEventRecorder extends EventRecorder {
   constructor(private readonly sql: SqlStatements) {
@@ -30,6 +33,6 @@ export class SqlEventRecorder extends EventRecorder {
       owner: owner ?? null,
       data,
     }));
-    await this.sql.query(RECORD, [JSON.stringify(rows)]);
+    await this.sql.queryAtCommit(RECORD, [JSON.stringify(rows)]);
   }
 }

@@ -50,7 +50,8 @@ export class PostgresIdempotency extends Idempotency {
       ]);
       if (claimed.length === 1) {
         const value = await create();
-        await this.sql.query(RECORD, [scope, key, JSON.stringify(value)]);
+        // Nothing reads it before the creation commits: it goes with the COMMIT.
+        await this.sql.queryAtCommit(RECORD, [scope, key, JSON.stringify(value)]);
         return { value, replayed: false };
       }
       const [earlier] = await this.sql.query<{ request_hash: string; response: T }>(EARLIER, [
