@@ -129,4 +129,31 @@ describe('round trips per request', () => {
         .flat(),
     );
   });
+
+  it("POST /v1/store/orders: the key's lock goes ahead of the placement, the events with COMMIT", async () => {
+    const pets: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      pets.push((await api.post('/v1/pets').send({ name: 'Kit', categoryId: 3 })).body.id);
+    }
+    // Only the orders' statements and commands are counted.
+    statements.length = 0;
+    pipelined.length = 0;
+    redisCommands.length = 0;
+    for (const petId of pets) {
+      expect((await api.post('/v1/store/orders').send({ petId })).status).toBe(201);
+    }
+    const trips = roundTrips(
+      (text) =>
+        /^\s*(BEGIN|COMMIT)/.exec(text)?.[1] ??
+        (/pg_advisory_xact_lock/.test(text)
+          ? 'lock'
+          : [...text.matchAll(/INSERT INTO (\w+)/g)].at(-1)?.[1]),
+    );
+    expect(trips).toEqual(
+      Array(3)
+        .fill([['BEGIN'], ['lock', 'orders'], ['events', 'COMMIT']])
+        .flat(),
+    );
+    expect(redisCommands).toEqual(Array(3).fill('evalsha'));
+  });
 });

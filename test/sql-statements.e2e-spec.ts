@@ -1,20 +1,32 @@
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { SqlStatement, SqlStatements } from '../src/platform/database/sql-statements';
+import { FreshDatabase, freshDatabase } from './support/fresh-database';
 import { startTestApp, TestApp } from './support/test-app';
+
+// A run on the embedded engine starts a PostgreSQL server for this file: a lock needs two sessions.
+jest.setTimeout(120_000);
 
 const INSERT: SqlStatement = {
   name: 'probe_insert',
   text: 'INSERT INTO sql_statements_probe (n) VALUES ($1)',
 };
+const LOCK_TIMEOUT: SqlStatement = {
+  name: 'probe_lock_timeout',
+  text: "SET LOCAL lock_timeout = '100ms'",
+  prepare: false,
+};
 const COUNT: SqlStatement = { name: 'probe_select', text: 'SELECT n FROM sql_statements_probe' };
 
 /**
  * What a transaction leaves for its commit (SqlStatements.queryAtCommit: the events, an idempotent
- * response) goes with COMMIT in one round trip, against the machine's PostgreSQL: it is part of the
- * transaction all the same, so its failure keeps nothing of it, and a transaction that fails before
- * its commit never sends it.
+ * response) goes with COMMIT in one round trip, and a joined transaction's lock goes ahead of the
+ * statement after it, against a real PostgreSQL: both are part of the transaction all the same, so
+ * a failure keeps nothing of it and is the error thrown, and a transaction that fails before its
+ * commit never sends what it left for it.
  */
-describe('statements left for the commit', () => {
+describe('statements sent without waiting', () => {
+  let database: FreshDatabase;
   let t: TestApp;
   let sql: SqlStatements;
   let dataSource: DataSource;
@@ -24,14 +36,15 @@ describe('statements left for the commit', () => {
     );
 
   beforeAll(async () => {
-    t = await startTestApp();
+    database = await freshDatabase();
+    t = await startTestApp({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: '10' });
     sql = t.app.get(SqlStatements);
     dataSource = t.dataSource;
     await dataSource.query('CREATE TABLE sql_statements_probe (n int PRIMARY KEY)');
   });
   afterAll(async () => {
-    await dataSource.query('DROP TABLE IF EXISTS sql_statements_probe');
-    await t.close();
+    await t?.close();
+    await database?.drop();
   });
   beforeEach(() => dataSource.query('TRUNCATE sql_statements_probe'));
 
@@ -86,5 +99,27 @@ describe('statements left for the commit', () => {
   it('runs one at once outside a transaction', async () => {
     await sql.queryAtCommit(INSERT, [5]);
     expect(await kept()).toEqual([5]);
+  });
+
+  it("sends a joined transaction's lock ahead of the next statement, and throws its failure", async () => {
+    const holder = new Client({ connectionString: database.url });
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(7, 9)');
+      await expect(
+        sql.transaction(async () => {
+          await sql.query(LOCK_TIMEOUT, []);
+          await sql.transaction(() => sql.query(INSERT, [1]), [7, 9]);
+        }),
+      ).rejects.toMatchObject({ code: '55P03' }); // lock_not_available, not the INSERT's 25P02
+      expect(await kept()).toEqual([]);
+      await holder.query('SELECT pg_advisory_unlock(7, 9)');
+      await sql.transaction(async () => {
+        await sql.transaction(() => sql.query(INSERT, [2]), [7, 9]);
+      });
+      expect(await kept()).toEqual([2]);
+    } finally {
+      await holder.end();
+    }
   });
 });

@@ -59,10 +59,13 @@ export class SqlStatements {
   }
 
   async query<T extends QueryResultRow>(statement: SqlStatement, values: unknown[]): Promise<T[]> {
-    const { rows } = await (this.inTransaction.getStore()?.client ?? this.pool).query<T>(
-      this.config(statement, values),
-    );
-    return rows;
+    const config = this.config(statement, values);
+    const open = this.inTransaction.getStore();
+    if (!open) return (await this.pool.query<T>(config)).rows;
+    const ahead = open.ahead;
+    open.ahead = undefined;
+    const answered = open.client.query<T>(config);
+    return (await (ahead ? inOrder([ahead], answered) : answered)).rows;
   }
 
   /**
@@ -86,13 +89,14 @@ export class SqlStatements {
    * Runs `work` in one transaction: every statement it runs through this class, however deep in
    * the call, joins it (a transaction already under way is joined, not nested). Commits when
    * `work` resolves, rolls back when it throws. With `lock`, the transaction first takes that
-   * transaction-scoped advisory lock, sent with BEGIN in the same round trip when it opens one.
+   * transaction-scoped advisory lock: sent with BEGIN in the same round trip when it opens one,
+   * sent ahead of the next statement, in its round trip, when it joins one.
    */
   async transaction<T>(work: () => Promise<T>, lock?: AdvisoryLock): Promise<T> {
     const takeLock = lock && `SELECT pg_advisory_xact_lock(${lockKeys(lock)})`;
     const joined = this.inTransaction.getStore();
     if (joined) {
-      if (takeLock) await joined.client.query(takeLock);
+      if (takeLock) sendAhead(joined, takeLock);
       return work();
     }
     const client = await this.pool.connect();
@@ -131,7 +135,30 @@ export class SqlStatements {
 /** A transaction under way: its connection, and the statements to send with its COMMIT. */
 interface OpenTransaction {
   client: PoolClient;
+  /**
+   * A statement sent without waiting for its answer (a joined transaction's lock): the next one
+   * goes behind it in the same round trip. Inside a transaction that is safe: if it fails, the
+   * transaction is aborted and every statement after it fails too, and its error, the cause, is
+   * the one thrown.
+   */
+  ahead?: Promise<unknown>;
   atCommit: QueryConfig[];
+}
+
+function sendAhead(open: OpenTransaction, text: string): void {
+  const sent = open.client.query(text);
+  open.ahead = open.ahead ? inOrder([open.ahead], sent) : sent;
+  // Its failure is thrown by the statement behind it or by the commit, or, if the work fails
+  // first, gives way to the work's own error: never an unhandled rejection meanwhile.
+  open.ahead.catch(() => undefined);
+}
+
+/** Waits for every statement; throws the first failure in the order sent, or gives the last's. */
+async function inOrder<T>(before: Promise<unknown>[], last: Promise<T>): Promise<T> {
+  const outcomes = await Promise.allSettled([...before, last]);
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return last;
 }
 
 /**
@@ -140,7 +167,9 @@ interface OpenTransaction {
  * of them fails, PostgreSQL answers the COMMIT of the transaction it aborted with ROLLBACK: nothing
  * of it is kept, and the first failure is thrown.
  */
-async function commit({ client, atCommit }: OpenTransaction): Promise<void> {
+async function commit(open: OpenTransaction): Promise<void> {
+  const { client, atCommit, ahead } = open;
+  open.ahead = undefined;
   const { stream } = client.connection;
   stream.cork();
   let sent: Promise<unknown>[];
@@ -151,10 +180,8 @@ async function commit({ client, atCommit }: OpenTransaction): Promise<void> {
   } finally {
     stream.uncork();
   }
-  const outcomes = await Promise.allSettled([...sent, committed]);
-  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-  if (failed) throw failed.reason;
-  if ((await committed).command !== 'COMMIT') throw new Error('The transaction was rolled back.');
+  const answer = await inOrder(ahead ? [ahead, ...sent] : sent, committed);
+  if (answer.command !== 'COMMIT') throw new Error('The transaction was rolled back.');
 }
 
 /** A transaction-scoped advisory lock's two 32-bit keys: what it is for, and which one. */
