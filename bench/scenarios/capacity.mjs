@@ -365,7 +365,8 @@ export async function measureCapacity(bench) {
       path: '/v1/pets',
       headers: json,
       body: '{"name":"Rex","categoryId":7}',
-      statements: 1,
+      // BEGIN, the insert, then its event with COMMIT (three round trips, ADR 0033).
+      statements: 4,
     },
     placeOrder: {
       method: 'POST',
@@ -373,8 +374,9 @@ export async function measureCapacity(bench) {
       headers: json,
       // A pet of its own for every order: each is a 201 that moves a pet to pending.
       setupRequest: (request) => ({ ...request, body: `{"petId":${nextPet++}}` }),
-      // BEGIN with the key's lock (one round trip), place (under the key's cap), COMMIT.
-      statements: 3,
+      // BEGIN, the key's lock with the placement (under the key's cap), then the events with
+      // COMMIT (three round trips, ADR 0033).
+      statements: 5,
     },
     listOrders: { ...get('/v1/store/orders?limit=20'), statements: 1 },
     getInventory: { ...get('/v1/store/inventory'), statements: 1 },
@@ -388,8 +390,8 @@ export async function measureCapacity(bench) {
         ...request,
         headers: { ...request.headers, 'idempotency-key': `bench-${idempotencyKey++}` },
       }),
-      // BEGIN, claim the key, insert, record the response, COMMIT.
-      statements: 5,
+      // BEGIN, claim the key, insert, then the event and the recorded response with COMMIT.
+      statements: 6,
     },
   };
   for (const op of Object.values(operations)) {
