@@ -69,8 +69,18 @@ describe('round trips per request', () => {
   /** The statements of the requests. */
   const perRequest = () => statements.filter((text) => !background(text));
 
+  /**
+   * What a statement does: BEGIN, COMMIT, the key's lock, or the last table it writes (a pet's
+   * statement also names its category, a placement updates its pet first).
+   */
+  const shape = (text: string) =>
+    /^\s*(BEGIN|COMMIT)/.exec(text)?.[1] ??
+    (/pg_advisory_xact_lock/.test(text)
+      ? 'lock'
+      : [...text.matchAll(/(?:INSERT INTO|UPDATE) (\w+)/g)].at(-1)?.[1]);
+
   /** The requests' statements in round trips: each group went without waiting for an answer. */
-  const roundTrips = (shape: (text: string) => string | undefined) => {
+  const roundTrips = () => {
     const trips: (string | undefined)[][] = [];
     statements.forEach((text, i) => {
       if (background(text)) return;
@@ -96,13 +106,7 @@ describe('round trips per request', () => {
       expect((await api.post('/v1/pets').send({ name: 'Tom', categoryId: 2 })).status).toBe(201);
     }
     // BEGIN (with its statement timeout), the pet, then its event (docs/adr/0030) with COMMIT.
-    // The pet's statement also names its category; the last table it inserts into is its own.
-    const trips = roundTrips(
-      (text) =>
-        /^\s*(BEGIN|COMMIT)/.exec(text)?.[1] ??
-        [...text.matchAll(/INSERT INTO (\w+)/g)].at(-1)?.[1],
-    );
-    expect(trips).toEqual(
+    expect(roundTrips()).toEqual(
       Array(10)
         .fill([['BEGIN'], ['pets'], ['events', 'COMMIT']])
         .flat(),
@@ -118,12 +122,7 @@ describe('round trips per request', () => {
         .send({ name: 'Tom', categoryId: 2 });
       expect(created.status).toBe(201);
     }
-    const trips = roundTrips(
-      (text) =>
-        /^\s*(BEGIN|COMMIT)/.exec(text)?.[1] ??
-        [...text.matchAll(/(?:INSERT INTO|UPDATE) (\w+)/g)].at(-1)?.[1],
-    );
-    expect(trips).toEqual(
+    expect(roundTrips()).toEqual(
       Array(5)
         .fill([['BEGIN'], ['idempotency_keys'], ['pets'], ['events', 'idempotency_keys', 'COMMIT']])
         .flat(),
@@ -142,14 +141,7 @@ describe('round trips per request', () => {
     for (const petId of pets) {
       expect((await api.post('/v1/store/orders').send({ petId })).status).toBe(201);
     }
-    const trips = roundTrips(
-      (text) =>
-        /^\s*(BEGIN|COMMIT)/.exec(text)?.[1] ??
-        (/pg_advisory_xact_lock/.test(text)
-          ? 'lock'
-          : [...text.matchAll(/INSERT INTO (\w+)/g)].at(-1)?.[1]),
-    );
-    expect(trips).toEqual(
+    expect(roundTrips()).toEqual(
       Array(3)
         .fill([['BEGIN'], ['lock', 'orders'], ['events', 'COMMIT']])
         .flat(),

@@ -215,12 +215,7 @@ describe('webhooks: endpoints and deliveries to a real receiver', () => {
           app.url,
           (await app.issueKey({ scopes: ['pets:read', 'pets:write', 'webhooks:manage'] })).auth,
         );
-        const endpoint = (
-          await owner
-            .post('/v1/webhook-endpoints')
-            .send({ url: `${receiver.url}/hook`, events: ['*'] })
-            .expect(201)
-        ).body as Endpoint;
+        const endpoint = await register(owner);
         // The deletion under way, not committed yet: its row is locked until the commit.
         await deleting.connect();
         await deleting.startTransaction();
