@@ -2,6 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { execFileSync, execSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
 import pg from 'pg';
 import { measure, Processes } from './processes.mjs';
@@ -120,6 +121,30 @@ export class BenchEnvironment {
     const client = new pg.Client({ connectionString: url });
     this.databases.push({ name, client });
     return { name, url, client };
+  }
+
+  /**
+   * The environment of a service instance on `db`, with a Redis key prefix of that database's own.
+   * Key ids start at 1 in every database: instances of two databases on one prefix would share
+   * each key's counters and bans, and the budget of the address their keys pay from until an
+   * instance has verified them, so one scenario's refusals could ban another's key.
+   */
+  serviceEnv(db) {
+    return {
+      ...this.env,
+      DATABASE_URL: db.url,
+      REDIS_KEY_PREFIX: `${this.redisPrefix}${db.name}:`,
+    };
+  }
+
+  /**
+   * Waits until the instances know the keys inserted into their databases after they started: an
+   * instance loads keys issued elsewhere every 2 s (docs/adr/0023), and until then a key's first
+   * requests are guesses that pay from their address, loopback, whose limit a load at 50
+   * connections spends at once, and whose ban would then refuse the key too.
+   */
+  async untilKeysKnown() {
+    await sleep(2_500);
   }
 
   /** Measures one operation against one server with the run's settings (`extra` overrides). */

@@ -77,6 +77,7 @@ try {
   await insertKey(main.client, bench.key);
   await insertKey(main.client, bench.readOnlyKey, { name: 'read-only', scopes: ['pets:read'] });
   await insertKey(main.client, bench.limitedKey, { name: 'limited', perMinute: 1 });
+  await bench.untilKeysKnown();
   if (settings.compare) {
     // An A/B comparison of two builds alone, with a report of its own.
     const comparison = await measureComparison(bench, env, hotOperations(settings.rows));

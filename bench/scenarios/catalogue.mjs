@@ -14,13 +14,11 @@ export async function measureCatalogue(bench) {
   const pets = smoke ? bench.settings.rows : largeRows;
   log(`Catalogue: a database with ${pets.toLocaleString('en')} pets...`);
   const db = await bench.database('_catalogue');
-  const service = await bench.processes.service('service-catalogue', 4308, {
-    ...bench.env,
-    DATABASE_URL: db.url,
-  });
+  const service = await bench.processes.service('service-catalogue', 4308, bench.serviceEnv(db));
   await db.client.connect();
   await seedPets(db.client, pets);
   await insertKey(db.client, bench.key);
+  await bench.untilKeysKnown();
 
   const json = { ...bench.auth, 'content-type': 'application/json' };
   // Each update renames a seeded pet of its own, still at version 1: every one is a 200 that

@@ -36,20 +36,23 @@ export async function measureDataScale(bench, small, operations) {
   await small.client.query('VACUUM ANALYZE pets');
   log(`Data scale: a second database with ${largeRows.toLocaleString('en')} pets...`);
   const large = await bench.database('_large');
-  const smallService = await bench.processes.service('service-small', 4305, {
-    ...bench.env,
-    DATABASE_URL: small.url,
-  });
-  const largeService = await bench.processes.service('service-large', 4306, {
-    ...bench.env,
-    DATABASE_URL: large.url,
-  });
+  const smallService = await bench.processes.service(
+    'service-small',
+    4305,
+    bench.serviceEnv(small),
+  );
+  const largeService = await bench.processes.service(
+    'service-large',
+    4306,
+    bench.serviceEnv(large),
+  );
   await large.client.connect();
   const sizes = [
     { name: 'small', target: smallService, maxId: rows },
     { name: 'large', target: largeService, maxId: await seedPets(large.client, largeRows) },
   ];
   await insertKey(large.client, bench.key);
+  await bench.untilKeysKnown();
   log('Data scale: measuring both sizes in interleaved rounds...');
   for (const size of sizes)
     for (const page of Object.values(pages))

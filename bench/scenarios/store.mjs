@@ -19,13 +19,11 @@ export async function measureStore(bench) {
   const pets = smoke ? bench.settings.rows : largeRows;
   log(`Store: a database with ${pets.toLocaleString('en')} pets and orders to page...`);
   const db = await bench.database('_store');
-  const service = await bench.processes.service('service-store', 4307, {
-    ...bench.env,
-    DATABASE_URL: db.url,
-  });
+  const service = await bench.processes.service('service-store', 4307, bench.serviceEnv(db));
   await db.client.connect();
   await seedPets(db.client, pets);
   await insertKey(db.client, bench.key);
+  await bench.untilKeysKnown();
   await seedOrders(db.client, 10_000);
   // More than any run can order: about 5,000 req/s over every round and warm-up.
   const orderable = (rounds + 2) * (seconds + warmup) * 5_000;

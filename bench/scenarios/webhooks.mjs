@@ -82,8 +82,7 @@ export async function measureWebhooks(bench) {
     {},
   );
   const service = await bench.processes.service('service-webhooks', 4309, {
-    ...bench.env,
-    DATABASE_URL: db.url,
+    ...bench.serviceEnv(db),
     // The receiver listens on loopback, over plain http: allowed as for an on-premises receiver
     // (docs/operations.md).
     WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
@@ -99,6 +98,7 @@ export async function measureWebhooks(bench) {
   const customers = Array.from({ length: CONNECTIONS }, () => newKey());
   for (const [i, key] of customers.entries())
     await insertKey(db.client, key, { name: `customer ${i + 1}` });
+  await bench.untilKeysKnown();
   let nextCustomer = 0;
   // An available pet for every order: at most about 2,000 a second at CONNECTIONS, in the
   // warm-up and the rounds as many as the service takes, and the fixed-rate ones.
