@@ -3,6 +3,7 @@ import {
   clientWithStatementDeadlines,
   QUERY_READ_TIMEOUT,
 } from '../src/platform/database/statement-deadlines';
+import { queryOpening } from '../src/platform/database/opening-statement';
 
 /**
  * The pool's bound on every statement (src/platform/database/statement-deadlines.ts), against the
@@ -56,6 +57,24 @@ describe('statement deadlines', () => {
       expect(rows).toEqual([{ n: 3 }]);
     } finally {
       withOwnCallback.release();
+    }
+  });
+
+  it("bounds a transaction's first statement, sent with the statements that open it", async () => {
+    const client = await pool.connect();
+    try {
+      await expect(
+        queryOpening(client, ['BEGIN'], { text: 'SELECT pg_sleep(3)', values: [] }),
+      ).rejects.toThrow(QUERY_READ_TIMEOUT);
+    } finally {
+      client.release(true);
+    }
+    const client2 = await pool.connect();
+    try {
+      const answer = await queryOpening(client2, ['BEGIN'], { text: 'SELECT 4 AS n', values: [] });
+      expect(answer.rows).toEqual([{ n: 4 }]);
+    } finally {
+      client2.release(true);
     }
   });
 

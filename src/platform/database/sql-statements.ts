@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '../config/app-config';
 import { DatabaseEndpoint } from './database-endpoint';
+import { queryOpening } from './opening-statement';
 import { QUERY_READ_TIMEOUT } from './statement-deadlines';
 
 /** The pool's own bound on a statement (statement-deadlines) ran out before the server answered. */
@@ -37,11 +38,11 @@ export class SqlStatements {
   private readonly named: boolean;
   /**
    * Opens a transaction in which PostgreSQL itself cancels a statement that runs too long (57014,
-   * a 503), leaving the connection usable. One round trip (the simple protocol takes both), and
-   * nothing left on the session: SET LOCAL ends with the transaction, so a transaction-mode
-   * pooler may hand the server connection to anyone next.
+   * a 503), leaving the connection usable. Sent with the transaction's first statement, in its
+   * round trip (OpeningStatement), and nothing left on the session: SET LOCAL ends with the
+   * transaction, so a transaction-mode pooler may hand the server connection to anyone next.
    */
-  private readonly begin: string;
+  private readonly opening: readonly string[];
   /** The transaction a statement runs in, if any. */
   private readonly inTransaction = new AsyncLocalStorage<OpenTransaction>();
   /**
@@ -55,13 +56,18 @@ export class SqlStatements {
   constructor(dataSource: DataSource, config: AppConfig, endpoint: DatabaseEndpoint) {
     this.pool = (dataSource.driver as PostgresDriver).master as Pool;
     this.named = config.database.preparedStatements && !endpoint.isEmbedded;
-    this.begin = `BEGIN; SET LOCAL statement_timeout = ${config.database.statementTimeoutMs}`;
+    this.opening = ['BEGIN', `SET LOCAL statement_timeout = ${config.database.statementTimeoutMs}`];
   }
 
   async query<T extends QueryResultRow>(statement: SqlStatement, values: unknown[]): Promise<T[]> {
     const config = this.config(statement, values);
     const open = this.inTransaction.getStore();
     if (!open) return (await this.pool.query<T>(config)).rows;
+    const opening = open.opening;
+    if (opening) {
+      open.opening = undefined;
+      return (await queryOpening(open.client, opening, config)).rows as T[];
+    }
     const ahead = open.ahead;
     open.ahead = undefined;
     const answered = open.client.query<T>(config);
@@ -89,8 +95,10 @@ export class SqlStatements {
    * Runs `work` in one transaction: every statement it runs through this class, however deep in
    * the call, joins it (a transaction already under way is joined, not nested). Commits when
    * `work` resolves, rolls back when it throws. With `lock`, the transaction first takes that
-   * transaction-scoped advisory lock: sent with BEGIN in the same round trip when it opens one,
-   * sent ahead of the next statement, in its round trip, when it joins one.
+   * transaction-scoped advisory lock: ahead of the next statement, in its round trip.
+   *
+   * BEGIN goes with the first statement, in its round trip: a transaction whose work runs no
+   * statement sends nothing at all.
    */
   async transaction<T>(work: () => Promise<T>, lock?: AdvisoryLock): Promise<T> {
     const takeLock = lock && `SELECT pg_advisory_xact_lock(${lockKeys(lock)})`;
@@ -99,6 +107,7 @@ export class SqlStatements {
       if (takeLock) sendAhead(joined, takeLock);
       return work();
     }
+    const opening = takeLock ? [...this.opening, takeLock] : [...this.opening];
     const client = await this.pool.connect();
     let broken: Error | undefined;
     // A connection lost between two statements makes pg emit 'error' on the client, which the
@@ -107,9 +116,8 @@ export class SqlStatements {
     const lost = (error: Error) => (broken ??= error);
     client.on('error', lost);
     this.open += 1;
+    const open: OpenTransaction = { client, opening, atCommit: [] };
     try {
-      await client.query(takeLock ? `${this.begin}; ${takeLock}` : this.begin);
-      const open: OpenTransaction = { client, atCommit: [] };
       const result = await this.inTransaction.run(open, work);
       await commit(open);
       return result;
@@ -118,8 +126,9 @@ export class SqlStatements {
         // The statement the client gave up on still runs: a ROLLBACK would queue behind it. The
         // connection is closed instead, which ends the transaction on the server.
         broken = error as Error;
-      } else {
-        // A connection that cannot even roll back is not given back to the pool.
+      } else if (!open.opening) {
+        // Something was sent (BEGIN went with it). A connection that cannot even roll back is
+        // not given back to the pool.
         await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
       }
       throw error;
@@ -135,6 +144,8 @@ export class SqlStatements {
 /** A transaction under way: its connection, and the statements to send with its COMMIT. */
 interface OpenTransaction {
   client: PoolClient;
+  /** The statements that open it, until they go with its first statement. */
+  opening?: string[];
   /**
    * A statement sent without waiting for its answer (a joined transaction's lock): the next one
    * goes behind it in the same round trip. Inside a transaction that is safe: if it fails, the
@@ -146,6 +157,10 @@ interface OpenTransaction {
 }
 
 function sendAhead(open: OpenTransaction, text: string): void {
+  if (open.opening) {
+    open.opening.push(text);
+    return;
+  }
   const sent = open.client.query(text);
   open.ahead = open.ahead ? inOrder([open.ahead], sent) : sent;
   // Its failure is thrown by the statement behind it or by the commit, or, if the work fails
@@ -168,14 +183,19 @@ async function inOrder<T>(before: Promise<unknown>[], last: Promise<T>): Promise
  * of it is kept, and the first failure is thrown.
  */
 async function commit(open: OpenTransaction): Promise<void> {
-  const { client, atCommit, ahead } = open;
+  const { client, atCommit, ahead, opening } = open;
+  // Nothing was sent: there is no transaction on the server to commit.
+  if (opening && atCommit.length === 0) return;
   open.ahead = undefined;
+  open.opening = undefined;
   const { stream } = client.connection;
   stream.cork();
   let sent: Promise<unknown>[];
   let committed: Promise<QueryResult>;
   try {
-    sent = atCommit.map((statement) => client.query(statement));
+    sent = atCommit.map((statement, i) =>
+      i === 0 && opening ? queryOpening(client, opening, statement) : client.query(statement),
+    );
     committed = client.query('COMMIT');
   } finally {
     stream.uncork();

@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { Client, Query } from 'pg';
 
 /** What a statement that outlived its bound fails with: the message pg's `query_timeout` uses. */
 export const QUERY_READ_TIMEOUT = 'Query read timeout';
@@ -47,12 +47,27 @@ export function clientWithStatementDeadlines(boundMs: number): typeof Client {
     }
   };
 
+  /** The callback to give pg instead: tells `callback` of the answer, or of the bound's end. */
+  const watched = (callback: Callback): Callback => {
+    const watch: Watch = { deadline: Date.now() + boundMs, callback };
+    watches.add(watch);
+    sweeper ??= setInterval(sweep, sweepMs).unref();
+    return (error, result) => settle(watch, error, result);
+  };
+
   return class ClientWithStatementDeadlines extends Client {
     // pg's overloads: (config | text, values?, callback?), a promise when there is no callback.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     override query(config: any, values?: any, callback?: any): any {
-      // A submittable (a cursor, a stream) is answered in parts: not bounded here.
-      if (typeof config?.submit === 'function') return super.query(config, values, callback);
+      if (typeof config?.submit === 'function') {
+        // A submittable answered once (a Query of our own making) is bounded like any statement;
+        // one answered in parts (a cursor, a stream) is not.
+        const query = config as { callback?: Callback };
+        if (config instanceof Query && typeof query.callback === 'function') {
+          query.callback = watched(query.callback);
+        }
+        return super.query(config, values, callback);
+      }
       if (typeof values === 'function') [callback, values] = [values, undefined];
       // pg also takes the callback as a property of the query's config.
       if (typeof callback !== 'function' && typeof config?.callback === 'function') {
@@ -65,12 +80,7 @@ export function clientWithStatementDeadlines(boundMs: number): typeof Client {
           ),
         );
       }
-      const watch: Watch = { deadline: Date.now() + boundMs, callback: callback as Callback };
-      watches.add(watch);
-      sweeper ??= setInterval(sweep, sweepMs).unref();
-      return super.query(config, values, (error: Error | null, result: unknown) =>
-        settle(watch, error, result),
-      );
+      return super.query(config, values, watched(callback as Callback));
     }
   } as typeof Client;
 }
