@@ -96,6 +96,19 @@ describe('statements sent without waiting', () => {
     expect(await kept()).toEqual([]);
   });
 
+  it('sends nothing, not even BEGIN, for a transaction whose work runs no statement', async () => {
+    const sent = jest.spyOn(Client.prototype, 'query');
+    try {
+      await expect(sql.transaction(async () => 'nothing to do')).resolves.toBe('nothing to do');
+      await expect(
+        sql.transaction(() => Promise.reject(new Error('failed before any statement'))),
+      ).rejects.toThrow('failed before any statement');
+      expect(sent).not.toHaveBeenCalled();
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
   it('runs one at once outside a transaction', async () => {
     await sql.queryAtCommit(INSERT, [5]);
     expect(await kept()).toEqual([5]);
