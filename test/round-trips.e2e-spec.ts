@@ -47,23 +47,19 @@ describe('round trips per request', () => {
       pipelined.push(
         ...[waiting, ...opening].map((_, i) => this.pipeline && (i > 0 || waiting > 0)),
       );
-      const answered = () => unanswered.set(this, unanswered.get(this)! - 1);
+      type Callback = (...result: unknown[]) => void;
+      const counted = (callback: Callback): Callback => {
+        unanswered.set(this, waiting + 1);
+        return (...result) => {
+          unanswered.set(this, unanswered.get(this)! - 1);
+          callback(...result);
+        };
+      };
       const at = args.findIndex((arg) => typeof arg === 'function');
-      if (at >= 0) {
-        unanswered.set(this, waiting + 1);
-        const callback = args[at] as (...result: unknown[]) => void;
-        args[at] = (...result: unknown[]) => {
-          answered();
-          callback(...result);
-        };
-      } else if (config instanceof OpeningStatement) {
-        unanswered.set(this, waiting + 1);
-        const own = config as unknown as { callback: (...result: unknown[]) => void };
-        const callback = own.callback;
-        own.callback = (...result: unknown[]) => {
-          answered();
-          callback(...result);
-        };
+      if (at >= 0) args[at] = counted(args[at] as Callback);
+      else if (config instanceof OpeningStatement) {
+        const own = config as unknown as { callback: Callback };
+        own.callback = counted(own.callback);
       }
       return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
     });
