@@ -69,12 +69,13 @@ describe('statement deadlines', () => {
     } finally {
       client.release(true);
     }
-    const client2 = await pool.connect();
+    // One that answers in time gets its own rows.
+    const fresh = await pool.connect();
     try {
-      const answer = await queryOpening(client2, ['BEGIN'], { text: 'SELECT 4 AS n', values: [] });
+      const answer = await queryOpening(fresh, ['BEGIN'], { text: 'SELECT 4 AS n', values: [] });
       expect(answer.rows).toEqual([{ n: 4 }]);
     } finally {
-      client2.release(true);
+      fresh.release(true);
     }
   });
 
