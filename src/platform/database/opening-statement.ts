@@ -14,6 +14,9 @@ interface QueryInternals {
   handleReadyForQuery(connection: Connection): void;
 }
 
+/** pg's own `Query`, whose writing and answering this class extends. */
+const base = Query.prototype as unknown as QueryInternals;
+
 /**
  * A transaction's first statement, sent with the statements that open the transaction (BEGIN,
  * its statement timeout, a lock) in one write and under one Sync, so that opening it costs no
@@ -57,14 +60,14 @@ export class OpeningStatement extends Query {
       wire.describe({ type: 'P' });
       wire.execute({});
     }
-    Object.getPrototypeOf(OpeningStatement.prototype).prepare.call(this, connection);
+    base.prepare.call(this, connection);
   }
 
   /** The rows of the statement: the opening's command tags are not part of its answer. */
   handleReadyForQuery(connection: Connection): void {
     const self = this as unknown as QueryInternals;
     self._results = self._result;
-    Object.getPrototypeOf(OpeningStatement.prototype).handleReadyForQuery.call(this, connection);
+    base.handleReadyForQuery.call(this, connection);
   }
 }
 

@@ -63,14 +63,9 @@ export class SqlStatements {
     const config = this.config(statement, values);
     const open = this.inTransaction.getStore();
     if (!open) return (await this.pool.query<T>(config)).rows;
-    const opening = open.opening;
-    if (opening) {
-      open.opening = undefined;
-      return (await queryOpening(open.client, opening, config)).rows as T[];
-    }
     const ahead = open.ahead;
     open.ahead = undefined;
-    const answered = open.client.query<T>(config);
+    const answered = send<T>(open, config);
     return (await (ahead ? inOrder([ahead], answered) : answered)).rows;
   }
 
@@ -156,6 +151,17 @@ interface OpenTransaction {
   atCommit: QueryConfig[];
 }
 
+/** Sends a statement of the transaction: with the statements that open it, if it is the first. */
+function send<T extends QueryResultRow>(
+  open: OpenTransaction,
+  statement: QueryConfig,
+): Promise<QueryResult<T>> {
+  const { client, opening } = open;
+  if (!opening) return client.query<T>(statement);
+  open.opening = undefined;
+  return queryOpening(client, opening, statement) as Promise<QueryResult<T>>;
+}
+
 function sendAhead(open: OpenTransaction, text: string): void {
   if (open.opening) {
     open.opening.push(text);
@@ -183,19 +189,16 @@ async function inOrder<T>(before: Promise<unknown>[], last: Promise<T>): Promise
  * of it is kept, and the first failure is thrown.
  */
 async function commit(open: OpenTransaction): Promise<void> {
-  const { client, atCommit, ahead, opening } = open;
+  const { client, atCommit, ahead } = open;
   // Nothing was sent: there is no transaction on the server to commit.
-  if (opening && atCommit.length === 0) return;
+  if (open.opening && atCommit.length === 0) return;
   open.ahead = undefined;
-  open.opening = undefined;
   const { stream } = client.connection;
   stream.cork();
   let sent: Promise<unknown>[];
   let committed: Promise<QueryResult>;
   try {
-    sent = atCommit.map((statement, i) =>
-      i === 0 && opening ? queryOpening(client, opening, statement) : client.query(statement),
-    );
+    sent = atCommit.map((statement) => send(open, statement));
     committed = client.query('COMMIT');
   } finally {
     stream.uncork();
