@@ -39,6 +39,21 @@ export async function seedOrders(client, count) {
   return id;
 }
 
+/**
+ * Cancels the open orders of a key (or of every key), as lapsed holds would be, between two
+ * measurements. A placement counts its key's open orders (the cap, ADR 0022), and the bench's keys,
+ * whose caps no run reaches, would otherwise keep every order they placed open, so that each run's
+ * placements cost more than the last's (half the rate after 10,000 orders) where a real key holds at
+ * most its cap. Their pets stay pending: no run orders a pet twice.
+ */
+export async function closeOpenOrders(client, keyId = null) {
+  await client.query(
+    `UPDATE orders SET status = 'cancelled', cancel_reason = 'expired', expires_at = NULL
+      WHERE status IN ('placed', 'approved') AND ($1::bigint IS NULL OR owner_key_id = $1)`,
+    [keyId],
+  );
+}
+
 /** Available pets to order, one per request, beyond the seeded ones; the first id. */
 export async function seedOrderablePets(client, count) {
   await client.query('INSERT INTO categories (id) VALUES (1) ON CONFLICT DO NOTHING');

@@ -17,7 +17,14 @@
 //    between them, where the worker pauses (and before the backlog).
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { insertKey, log, newKey, seedOrderablePets, seedPets } from '../environment.mjs';
+import {
+  closeOpenOrders,
+  insertKey,
+  log,
+  newKey,
+  seedOrderablePets,
+  seedPets,
+} from '../environment.mjs';
 import { median, summarize } from '../report.mjs';
 import { PostgresCpu } from './capacity.mjs';
 
@@ -182,15 +189,10 @@ export async function measureWebhooks(bench) {
       await sleep(20);
     }
   };
-  // placeOrder counts its key's open orders against the key's cap (docs/adr/0022), a count that
-  // grows with every order the run places: they are cancelled before each window, so that every
-  // window starts from keys with none and none is dearer for coming later.
+  // Every window starts from keys with no open order, so that none is dearer for coming later.
   const cancelOpenOrders = async () => {
     await quiet();
-    await db.client.query(
-      `UPDATE orders SET status = 'cancelled', cancel_reason = 'requested', expires_at = NULL
-        WHERE status IN ('placed', 'approved')`,
-    );
+    await closeOpenOrders(db.client);
   };
 
   /** Part 1, with endpoints: the receiver holds every attempt, so the deliveries wait. */
