@@ -68,6 +68,13 @@ export async function spawnService(
   running.add(child);
   const exited = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {
+      // A failure exit's last output goes to the run's log: for a crash no spec expected, the
+      // only trace of its cause besides the refused connections it leaves behind.
+      if (code !== 0 && code !== null) {
+        process.stderr.write(
+          `Service on port ${port} exited with ${code}:\n${output.slice(-4000)}\n`,
+        );
+      }
       running.delete(child);
       resolve(code);
     }),
