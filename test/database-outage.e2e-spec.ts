@@ -1,3 +1,6 @@
+import { Pool } from 'pg';
+import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { isDatabaseUnavailable } from '../src/platform/database/database-errors';
 import { apiClient } from './support/http';
 import { databaseProxy, TcpProxy } from './support/tcp-proxy';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
@@ -65,5 +68,26 @@ describe('a stream of creates across a database outage', () => {
       `SELECT (data->>'id')::int AS id FROM events WHERE type = 'pet.created' ORDER BY 1`,
     );
     expect(events.map(({ id }) => id)).toEqual([...stored.keys()].sort((a, b) => a - b));
+  });
+
+  // Between the pool handing a connection over and its user listening for the connection's
+  // errors, nobody listened: a connection lost then (the server going away in the same read as
+  // the last answer, say) ended the process with an unheard 'error' event. Seen in a PostgreSQL
+  // fast-shutdown restart (test/webhook-faults.e2e-spec.ts).
+  it('lives through a connection lost while it is handed over, before anyone listens to it', async () => {
+    const pool = (t.dataSource.driver as PostgresDriver).master as Pool;
+    const client = await pool.connect();
+    const ended = new Promise((resolve) => client.once('end', resolve));
+    proxy.cut();
+    await ended;
+    proxy.restore();
+    const lost = await client.query('SELECT 1').catch((error: unknown) => error);
+    expect(isDatabaseUnavailable(lost)).toBe(true);
+    client.release();
+    // The pool drops the lost connection and serves the next request from a new one.
+    await apiClient(t.url, t.auth)
+      .post('/v1/pets')
+      .send({ name: 'after', categoryId: 1 })
+      .expect(201);
   });
 });

@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { DatabaseEndpoint } from './database-endpoint';
 import { runMigrationsExclusively } from './migrations-runner';
 import { SqlStatements } from './sql-statements';
-import { clientWithStatementDeadlines } from './statement-deadlines';
+import { poolClient } from './pool-client';
 
 @Module({
   providers: [
@@ -52,7 +52,8 @@ export class DatabaseModule {
               // itself (SqlStatements). No statement_timeout startup parameter: a transaction-mode
               // pooler refuses the connection over it (docs/adr/0019). One sweep bounds them all,
               // as pg's query_timeout would, without its timer per statement (statement-deadlines).
-              Client: clientWithStatementDeadlines(config.database.statementTimeoutMs + 1000),
+              // A connection's loss is always heard (pool-client).
+              Client: poolClient(config.database.statementTimeoutMs + 1000),
               idleTimeoutMillis: 30_000,
               // A connection sends a statement without waiting for the one before it to be
               // answered: what a transaction leaves for its commit goes with COMMIT, in one round

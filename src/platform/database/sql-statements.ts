@@ -104,12 +104,9 @@ export class SqlStatements {
     }
     const opening = takeLock ? [...this.opening, takeLock] : [...this.opening];
     const client = await this.pool.connect();
+    // A connection lost between two statements fails the next (a 503), and the pool drops it on
+    // release: its loss is heard from the connection's first moment (pool-client).
     let broken: Error | undefined;
-    // A connection lost between two statements makes pg emit 'error' on the client, which the
-    // pool hears only while the client is idle in it: unheard, it would end the process. Heard
-    // here, the next statement fails (a 503) and the connection is not given back.
-    const lost = (error: Error) => (broken ??= error);
-    client.on('error', lost);
     this.open += 1;
     const open: OpenTransaction = { client, opening, atCommit: [] };
     try {
@@ -128,7 +125,6 @@ export class SqlStatements {
       }
       throw error;
     } finally {
-      client.removeListener('error', lost);
       client.release(broken);
       // No transaction's work is left to run: nothing can ask for the storage until run() again.
       if (--this.open === 0) this.inTransaction.disable();
