@@ -39,6 +39,8 @@ export interface ServiceProcess {
   output(): string;
   /** Resolves with the exit code when the process exits. */
   exited: Promise<number | null>;
+  /** Whether it answered as live once (startService): an exit after that is a crash. */
+  listened: boolean;
 }
 
 /** Starts the built service as its own process, without waiting for it to listen. */
@@ -66,20 +68,27 @@ export async function spawnService(
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   running.add(child);
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      // A failure exit's last output goes to the run's log: for a crash no spec expected, the
-      // only trace of its cause besides the refused connections it leaves behind.
-      if (code !== 0 && code !== null) {
-        process.stderr.write(
-          `Service on port ${port} exited with ${code}:\n${output.slice(-4000)}\n`,
-        );
-      }
-      running.delete(child);
-      resolve(code);
-    }),
-  );
-  return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
+  const service: ServiceProcess = {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    exited: new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => {
+        // The last output of a service that crashed after it started goes to the run's log: the
+        // only trace of its cause besides the refused connections it leaves behind. A refusal to
+        // start is the spec's to check, and many expect one.
+        if (service.listened && code !== 0 && code !== null) {
+          process.stderr.write(
+            `Service on port ${port} exited with ${code}:\n${output.slice(-4000)}\n`,
+          );
+        }
+        running.delete(child);
+        resolve(code);
+      }),
+    ),
+    listened: false,
+  };
+  return service;
 }
 
 /** Starts the built service as its own process and waits until it listens. */
@@ -95,7 +104,10 @@ export async function startService(
     const live = await request(service.url)
       .get('/health/live')
       .catch(() => undefined);
-    if (live?.status === 200) return service;
+    if (live?.status === 200) {
+      service.listened = true;
+      return service;
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   service.child.kill('SIGKILL');
