@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Clock } from '../../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../errors/api-error';
-import { documentedPath, routeFactsOf } from './route-facts';
+import { documentedPath, routeFactsOfRequest } from './route-facts';
 
 /**
  * A deprecated operation answers 410 from its sunset instant on: after the rate limit and the key
@@ -17,11 +17,12 @@ export class SunsetGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const deprecation = routeFactsOf(context.getHandler())?.deprecation;
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    // The facts the matched route carries in its Fastify config: no metadata look-up per request.
+    const deprecation = routeFactsOfRequest(request)?.deprecation;
     if (!deprecation) return true;
     const sunset = this.config.http.sunsets[deprecation.sunset];
     if (this.clock.now() < sunset) return true;
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
     const route = `${request.method} ${documentedPath(request.routeOptions.url ?? request.url)}`;
     throw new ApiError(
       'gone',
