@@ -31,6 +31,9 @@ const nodeOption = (argv) => stringOption(argv, 'node') ?? (process.env.BENCH_NO
  * figures of docs/performance.md are that Node's own (bench/results/latest-node26.*);
  * --frameworks: only the floor's work served by node:http, Fastify and Nest, against the service:
  * what the frameworks cost by themselves (bench/results/frameworks.md);
+ * --attribute=<list|get|create|deep>: only that operation on the floor, on the floor's work behind
+ * Nest and on the service, each under V8's CPU profiler: its CPU per request by package and the
+ * service's costliest functions (bench/results/attribution-<operation>.md);
  * --compare=<checkout>: only an A/B comparison of this build (B) with another checkout's built
  * service (A), e.g. a worktree of the commit before a change; --compare=. measures the noise
  * (bench/results/compare.md);
@@ -59,6 +62,7 @@ export function options(argv) {
     pgCores: flag(argv, 'pg-cores', 8),
     node: nodeOption(argv),
     compare: stringOption(argv, 'compare'),
+    attribute: stringOption(argv, 'attribute'),
     frameworks: flag(argv, 'frameworks', false),
     webhookBacklog: flag(argv, 'webhook-backlog', smoke ? 300 : 100_000),
     smoke,

@@ -43,6 +43,8 @@ function stop() {
     scavenges,
     gcUs,
     seconds: Number(process.hrtime.bigint() - at) / 1e9,
+    /** When counting started and stopped, in µs of process.hrtime: the clock of V8's profiles. */
+    window: [Number(at / 1000n), Number(process.hrtime.bigint() / 1000n)],
   };
 }
 

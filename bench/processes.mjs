@@ -224,6 +224,8 @@ export async function measure(
       scavengesPer1000: probed && total ? (1000 * probed.scavenges) / total : null,
       gcUsPerRequest: probed && total ? probed.gcUs / total : null,
       rssMaxMb: rssMax,
+      /** The probe's start and stop (µs, process.hrtime), to read a CPU profile over (--attribute). */
+      window: probed?.window ?? null,
       /** How busy the machine's cores were meanwhile: every process, the load generator included. */
       machineBusyPct:
         (100 * (machine.busy - machineBefore.busy)) / (machine.total - machineBefore.total),

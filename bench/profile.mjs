@@ -62,3 +62,88 @@ export function profileSummary(file, { top = 15 } = {}) {
     ...sorted(functions).slice(0, top).map(row),
   ].join('\n');
 }
+
+/** What a profiled function belongs to, grouped as the --attribute report compares them. */
+function layerOf(frame) {
+  const owner = ownerOf(frame);
+  if (owner === 'the project (src/)' || owner === 'the project (libs/)')
+    return "the server's own code";
+  if (owner === 'the floor (bench/)') return "the server's own code";
+  if (/^(@nestjs\/|reflect-metadata$|rxjs$|iterare$|path-to-regexp$|uid$)/.test(owner))
+    return 'Nest';
+  if (/^(fastify$|find-my-way$|@fastify\/|fast-|light-my-request$|avvio$|toad-cache$)/.test(owner))
+    return 'Fastify';
+  if (/^(pg|postgres-|typeorm$)/.test(owner)) return 'pg (pool, protocol, types), TypeORM';
+  if (/^(ioredis$|redis-|denque$|cluster-key-slot$|standard-as-callback$|debug$)/.test(owner))
+    return 'ioredis';
+  if (/^class-(validator|transformer)$/.test(owner)) return 'class-validator, class-transformer';
+  if (owner === '(native)') {
+    return /^(writev|writeUtf8String|writeBuffer|writeLatin1String)$/.test(frame.functionName)
+      ? 'socket writes (system calls)'
+      : 'other native code and builtins';
+  }
+  return owner;
+}
+
+/**
+ * Self time per request by layer for each server's profile, over the window its probe measured
+ * (`measured[name].window`, process.hrtime in µs, the clock V8's profiles use), and the service's
+ * functions with the most self time there.
+ */
+export function attributionTables(profileDir, measured, { top = 25 } = {}) {
+  const names = Object.keys(measured);
+  const layers = new Map();
+  const busy = {};
+  const serviceFunctions = new Map();
+  for (const name of names) {
+    const { nodes, samples, timeDeltas, startTime } = JSON.parse(
+      readFileSync(`${profileDir}/${name}.cpuprofile`, 'utf8'),
+    );
+    const byId = new Map(nodes.map((node) => [node.id, node]));
+    const { window, requests } = measured[name];
+    const [from, to] = window;
+    busy[name] = 0;
+    let at = startTime;
+    samples.forEach((id, i) => {
+      at += timeDeltas[i] ?? 0;
+      if (at < from || at > to) return;
+      const frame = byId.get(id).callFrame;
+      if (frame.functionName === '(idle)') return;
+      // A sample stands for the time until the next one.
+      const us = (timeDeltas[i + 1] ?? timeDeltas[i] ?? 0) / requests;
+      busy[name] += us;
+      const layer = layerOf(frame);
+      if (!layers.has(layer)) layers.set(layer, {});
+      layers.get(layer)[name] = (layers.get(layer)[name] ?? 0) + us;
+      if (name === 'service') {
+        const where = frame.url
+          ? ` (${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1})`
+          : '';
+        const fn = `${frame.functionName || '(anonymous)'}${where}, ${ownerOf(frame)}`;
+        serviceFunctions.set(fn, (serviceFunctions.get(fn) ?? 0) + us);
+      }
+    });
+  }
+  const us = (value) => (value ?? 0).toFixed(1);
+  const rows = [...layers]
+    .filter(([, row]) => Math.max(...names.map((name) => row[name] ?? 0)) >= 0.2)
+    .sort((a, b) => (b[1].service ?? 0) - (a[1].service ?? 0))
+    .map(([layer, row]) => `| ${layer} | ${names.map((name) => us(row[name])).join(' | ')} |`);
+  const packages = [
+    `| µs of main-thread CPU per request | ${names.join(' | ')} |`,
+    `|---|${names.map(() => '---:').join('|')}|`,
+    ...rows,
+    `| **all of it** | ${names.map((name) => `**${us(busy[name])}**`).join(' | ')} |`,
+    `| CPU per request by the probe (µs) | ${names.map((name) => us(measured[name].cpuMsPerRequest * 1000)).join(' | ')} |`,
+    `| requests/s, profiled | ${names.map((name) => Math.round(measured[name].rps)).join(' | ')} |`,
+  ].join('\n');
+  const functions = [
+    `| The service's ${top} functions with the most self time | µs per request |`,
+    '|---|---:|',
+    ...[...serviceFunctions]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([fn, value]) => `| ${fn.replace(/\|/g, '\\|')} | ${value.toFixed(2)} |`),
+  ].join('\n');
+  return { packages, functions };
+}

@@ -13,6 +13,7 @@ import { peakRssMb } from './processes.mjs';
 import { markdown } from './report.mjs';
 import { measureCapacity } from './scenarios/capacity.mjs';
 import { measureCatalogue } from './scenarios/catalogue.mjs';
+import { attributionMarkdown, measureAttribution } from './scenarios/attribution.mjs';
 import { comparisonMarkdown, measureComparison } from './scenarios/compare.mjs';
 import { frameworksMarkdown, measureFrameworks } from './scenarios/frameworks.mjs';
 import { measureDataScale } from './scenarios/data-scale.mjs';
@@ -29,7 +30,7 @@ const profileDir = join(results, 'profiles');
 const settings = options(process.argv.slice(2));
 const bench = await new BenchEnvironment(root, {
   ...settings,
-  profileDir: settings.profile ? profileDir : undefined,
+  profileDir: settings.profile || settings.attribute ? profileDir : undefined,
 }).open();
 
 if (settings.capacity) {
@@ -100,6 +101,34 @@ try {
     writeFileSync(join(results, 'frameworks.json'), `${JSON.stringify(frameworks, null, 2)}\n`);
     console.log(`\n${text}\n\nWritten to bench/results/frameworks.md and frameworks.json.`);
     await bench.close();
+    process.exit(0);
+  }
+  if (settings.attribute) {
+    // Where one operation's CPU time goes, with a report of its own; the profiles are written as
+    // the servers exit.
+    const attribution = await measureAttribution(
+      bench,
+      env,
+      service,
+      floor,
+      hotOperations(settings.rows),
+    );
+    await bench.close();
+    const text = attributionMarkdown(
+      attribution,
+      profileDir,
+      settings,
+      bench.commit(),
+      bench.nodeVersion,
+    );
+    const node =
+      bench.node === process.execPath ? '' : `-node${/^v(\d+)/.exec(bench.nodeVersion)[1]}`;
+    const file = `attribution-${settings.attribute}${node}.md`;
+    mkdirSync(results, { recursive: true });
+    writeFileSync(join(results, file), `${text}\n`);
+    console.log(
+      `\n${text}\n\nWritten to bench/results/${file}; the profiles are in ${profileDir}.`,
+    );
     process.exit(0);
   }
   const ceiling = await bench.processes.script('ceiling', 'ceiling-server.mjs', 4303, env);
