@@ -30,8 +30,12 @@ export async function measureAttribution(bench, env, service, floor, operations)
   for (const target of [floor, nest, service]) {
     log(`${name} on ${target.name}: ${bench.settings.warmup} s of warm-up, then measured...`);
     await bench.run(target, op, { seconds: bench.settings.warmup });
-    measured[target.name] = await bench.run(target, op);
-    if (!measured[target.name].window) throw new Error(`${target.name}: no probe window`);
+    const run = (measured[target.name] = await bench.run(target, op));
+    if (!run.window) throw new Error(`${target.name}: no probe window`);
+    // Every server must have answered as the floor does (2xx), or their costs say nothing.
+    if (run.errors + run.non2xx > 0) {
+      throw new Error(`${target.name}: ${run.errors} errors, ${run.non2xx} non-2xx answers`);
+    }
   }
   return { operation: name, measured };
 }
