@@ -112,6 +112,9 @@ export class BenchEnvironment {
     this.limitedKey = newKey();
     this.node = nodeBinary(settings.node);
     this.nodeVersion = execFileSync(this.node, ['--version']).toString().trim();
+    /** The Node's major version, and what the run's result files add to their names for it. */
+    this.nodeMajor = Number(/^v(\d+)/.exec(this.nodeVersion)[1]);
+    this.resultSuffix = this.node === process.execPath ? '' : `-node${this.nodeMajor}`;
     this.processes = new Processes(root, { profileDir: settings.profileDir, node: this.node });
     this.admin = new pg.Client({ connectionString: this.serverUrl.toString() });
     this.env = {

@@ -66,9 +66,7 @@ export function profileSummary(file, { top = 15 } = {}) {
 /** What a profiled function belongs to, grouped as the --attribute report compares them. */
 function layerOf(frame) {
   const owner = ownerOf(frame);
-  if (owner === 'the project (src/)' || owner === 'the project (libs/)')
-    return "the server's own code";
-  if (owner === 'the floor (bench/)') return "the server's own code";
+  if (/^the (project|floor) \(/.test(owner)) return "the server's own code";
   if (/^(@nestjs\/|reflect-metadata$|rxjs$|iterare$|path-to-regexp$|uid$)/.test(owner))
     return 'Nest';
   if (/^(fastify$|find-my-way$|@fastify\/|fast-|light-my-request$|avvio$|toad-cache$)/.test(owner))

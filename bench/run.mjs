@@ -121,9 +121,7 @@ try {
       bench.commit(),
       bench.nodeVersion,
     );
-    const node =
-      bench.node === process.execPath ? '' : `-node${/^v(\d+)/.exec(bench.nodeVersion)[1]}`;
-    const file = `attribution-${settings.attribute}${node}.md`;
+    const file = `attribution-${settings.attribute}${bench.resultSuffix}.md`;
     mkdirSync(results, { recursive: true });
     writeFileSync(join(results, file), `${text}\n`);
     console.log(
@@ -181,8 +179,8 @@ try {
 
 const text = markdown(report);
 // A run on another Node than the bench's own keeps its own files and its own section of the docs.
-const major = Number(/^v(\d+)/.exec(bench.nodeVersion)[1]);
-const name = bench.node === process.execPath ? 'latest' : `latest-node${major}`;
+const major = bench.nodeMajor;
+const name = `latest${bench.resultSuffix}`;
 mkdirSync(results, { recursive: true });
 writeFileSync(join(results, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(join(results, `${name}.md`), `${text}\n`);

@@ -6,6 +6,7 @@
 // design's framework; what the service spends over the Nest floor is the service's own.
 import { log } from '../environment.mjs';
 import { attributionTables } from '../profile.mjs';
+import { startFrameworkFloor } from './frameworks.mjs';
 
 /** The names --attribute takes, for the operations the bench measures against the floor. */
 export const ATTRIBUTED_OPERATIONS = {
@@ -21,10 +22,7 @@ export async function measureAttribution(bench, env, service, floor, operations)
   if (!name) {
     throw new Error(`--attribute takes one of ${Object.keys(ATTRIBUTED_OPERATIONS).join(', ')}`);
   }
-  const nest = await bench.processes.script('nest-floor', 'framework-floor-server.mjs', 4314, {
-    ...env,
-    FRAMEWORK: 'nest',
-  });
+  const nest = await startFrameworkFloor(bench, env, 'nest');
   const op = operations[name];
   const measured = {};
   for (const target of [floor, nest, service]) {

@@ -8,21 +8,22 @@ import { parity } from '../parity.mjs';
 import { interleavedRounds } from './operations.mjs';
 import { median, pairedRatio, summarize } from '../report.mjs';
 
+const FRAMEWORK_PORTS = { fastify: 4313, nest: 4314 };
+
+/** The floor's work behind one framework ('fastify' or 'nest'), named `<framework>-floor`. */
+export function startFrameworkFloor(bench, env, framework) {
+  return bench.processes.script(
+    `${framework}-floor`,
+    'framework-floor-server.mjs',
+    FRAMEWORK_PORTS[framework],
+    { ...env, FRAMEWORK: framework },
+  );
+}
+
 export async function measureFrameworks(bench, env, service, floor, operations) {
   log('Starting the floor behind Fastify and behind Nest...');
-  const fastify = await bench.processes.script(
-    'fastify-floor',
-    'framework-floor-server.mjs',
-    4313,
-    {
-      ...env,
-      FRAMEWORK: 'fastify',
-    },
-  );
-  const nest = await bench.processes.script('nest-floor', 'framework-floor-server.mjs', 4314, {
-    ...env,
-    FRAMEWORK: 'nest',
-  });
+  const fastify = await startFrameworkFloor(bench, env, 'fastify');
+  const nest = await startFrameworkFloor(bench, env, 'nest');
   for (const target of [fastify, nest]) {
     const differences = await parity(floor, target, operations);
     if (differences.length > 0) {
