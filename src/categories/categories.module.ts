@@ -7,7 +7,7 @@ import { ListCategories } from './application/list-categories.use-case';
 import { PutCategory } from './application/put-category.use-case';
 import { CategoriesController } from './http/categories.controller';
 import { CategoryOrmEntity } from './infrastructure/category.orm-entity';
-import { TypeOrmCategoryRepository } from './infrastructure/typeorm-category.repository';
+import { SqlCategoryRepository } from './infrastructure/sql-category.repository';
 
 /** Categories of animals: every `categoryId` a pet carries is one, named by clients when they wish. */
 @Feature({
@@ -19,7 +19,7 @@ import { TypeOrmCategoryRepository } from './infrastructure/typeorm-category.rep
   providers: [
     ListCategories,
     PutCategory,
-    { provide: CategoryRepository, useClass: TypeOrmCategoryRepository },
+    { provide: CategoryRepository, useClass: SqlCategoryRepository },
   ],
 })
 export class CategoriesModule {}

@@ -10,7 +10,7 @@ import { PetRepository } from './application/pet.repository';
 import { UpdatePet } from './application/update-pet.use-case';
 import { PetsController } from './http/pets.controller';
 import { PetOrmEntity } from './infrastructure/pet.orm-entity';
-import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository';
+import { SqlPetRepository } from './infrastructure/sql-pet.repository';
 import { Feature } from '../platform/features/feature';
 import { EventRecordingModule } from '../platform/events/event-recording.module';
 
@@ -29,7 +29,7 @@ import { EventRecordingModule } from '../platform/events/event-recording.module'
     GetPet,
     UpdatePet,
     DeletePet,
-    { provide: PetRepository, useClass: TypeOrmPetRepository },
+    { provide: PetRepository, useClass: SqlPetRepository },
   ],
 })
 export class PetsModule {}

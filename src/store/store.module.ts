@@ -14,7 +14,7 @@ import { StoreController } from './http/store.controller';
 import { LapsedOrderSweeper } from './infrastructure/lapsed-order.sweeper';
 import { OrderOrmEntity } from './infrastructure/order.orm-entity';
 import { SqlPetInventory } from './infrastructure/sql-pet-inventory';
-import { TypeOrmOrderRepository } from './infrastructure/typeorm-order.repository';
+import { SqlOrderRepository } from './infrastructure/sql-order.repository';
 import { Feature } from '../platform/features/feature';
 import { EventRecordingModule } from '../platform/events/event-recording.module';
 
@@ -38,7 +38,7 @@ import { EventRecordingModule } from '../platform/events/event-recording.module'
     GetInventory,
     CancelLapsedOrders,
     LapsedOrderSweeper,
-    { provide: OrderRepository, useClass: TypeOrmOrderRepository },
+    { provide: OrderRepository, useClass: SqlOrderRepository },
     { provide: PetInventory, useClass: SqlPetInventory },
   ],
 })

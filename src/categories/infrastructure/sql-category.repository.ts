@@ -34,7 +34,7 @@ const HOLDER: SqlStatement = {
 const UNIQUE_NAME = 'categories_name_key';
 
 @Injectable()
-export class TypeOrmCategoryRepository extends CategoryRepository {
+export class SqlCategoryRepository extends CategoryRepository {
   constructor(private readonly sql: SqlStatements) {
     super();
   }

@@ -134,7 +134,7 @@ const CANCEL_LAPSED: Record<LapseReason, SqlStatement> = {
 const ONE_OPEN_ORDER_PER_PET = 'orders_one_open_per_pet';
 
 @Injectable()
-export class TypeOrmOrderRepository extends OrderRepository {
+export class SqlOrderRepository extends OrderRepository {
   private readonly holdSeconds: number;
 
   constructor(

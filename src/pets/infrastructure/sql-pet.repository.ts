@@ -123,7 +123,7 @@ const REMOVE: SqlStatement = {
 const KEPT_WHILE_ORDERED = 'pets_kept_while_ordered';
 
 @Injectable()
-export class TypeOrmPetRepository extends PetRepository {
+export class SqlPetRepository extends PetRepository {
   constructor(private readonly sql: SqlStatements) {
     super();
   }
