@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { Feature } from '../platform/features/feature';
 import { HttpModule } from '../platform/http/http.module';
 import { CategoryRepository } from './application/category.repository';
 import { ListCategories } from './application/list-categories.use-case';
 import { PutCategory } from './application/put-category.use-case';
 import { CategoriesController } from './http/categories.controller';
-import { CategoryOrmEntity } from './infrastructure/category.orm-entity';
 import { SqlCategoryRepository } from './infrastructure/sql-category.repository';
 
 /** Categories of animals: every `categoryId` a pet carries is one, named by clients when they wish. */
@@ -14,7 +12,7 @@ import { SqlCategoryRepository } from './infrastructure/sql-category.repository'
   tag: { name: 'categories', description: 'Categories of animals, and their names' },
 })
 @Module({
-  imports: [HttpModule, TypeOrmModule.forFeature([CategoryOrmEntity])],
+  imports: [HttpModule],
   controllers: [CategoriesController],
   providers: [
     ListCategories,

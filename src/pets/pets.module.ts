@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { HttpModule } from '../platform/http/http.module';
 import { CreatePet } from './application/create-pet.use-case';
 import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
@@ -9,19 +8,13 @@ import { ListPets } from './application/list-pets.use-case';
 import { PetRepository } from './application/pet.repository';
 import { UpdatePet } from './application/update-pet.use-case';
 import { PetsController } from './http/pets.controller';
-import { PetOrmEntity } from './infrastructure/pet.orm-entity';
 import { SqlPetRepository } from './infrastructure/sql-pet.repository';
 import { Feature } from '../platform/features/feature';
 import { EventRecordingModule } from '../platform/events/event-recording.module';
 
 @Feature({ tag: { name: 'animals', description: 'Animals of the pet store' } })
 @Module({
-  imports: [
-    HttpModule,
-    IdempotencyModule,
-    EventRecordingModule,
-    TypeOrmModule.forFeature([PetOrmEntity]),
-  ],
+  imports: [HttpModule, IdempotencyModule, EventRecordingModule],
   controllers: [PetsController],
   providers: [
     ListPets,

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { HttpModule } from '../platform/http/http.module';
 import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
 import { CancelLapsedOrders } from './application/cancel-lapsed-orders.use-case';
@@ -12,7 +11,6 @@ import { PlaceOrder } from './application/place-order.use-case';
 import { UpdateOrder } from './application/update-order.use-case';
 import { StoreController } from './http/store.controller';
 import { LapsedOrderSweeper } from './infrastructure/lapsed-order.sweeper';
-import { OrderOrmEntity } from './infrastructure/order.orm-entity';
 import { SqlPetInventory } from './infrastructure/sql-pet-inventory';
 import { SqlOrderRepository } from './infrastructure/sql-order.repository';
 import { Feature } from '../platform/features/feature';
@@ -23,12 +21,7 @@ import { EventRecordingModule } from '../platform/events/event-recording.module'
   tag: { name: 'store', description: 'Adoptions: orders for animals, and the inventory' },
 })
 @Module({
-  imports: [
-    HttpModule,
-    IdempotencyModule,
-    EventRecordingModule,
-    TypeOrmModule.forFeature([OrderOrmEntity]),
-  ],
+  imports: [HttpModule, IdempotencyModule, EventRecordingModule],
   controllers: [StoreController],
   providers: [
     PlaceOrder,
