@@ -4,7 +4,7 @@ import { migrations } from './migrations';
 import { AdminModule } from './access/admin/admin.module';
 import { CategoriesModule } from './categories/categories.module';
 import { PetsModule } from './pets/pets.module';
-import { StoreModule } from './store/store.module';
+import { AdoptionsModule } from './adoptions/adoptions.module';
 import { EventsModule } from './events/events.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { AppConfig } from './platform/config/app-config';
@@ -18,7 +18,7 @@ import { ObservabilityModule } from './platform/observability/observability.modu
  * The features, each a module marked @Feature (docs/adr/0026): adding one is adding it here. Its
  * migrations, tables and OpenAPI tag are found from the feature itself (docs/extending.md).
  */
-const FEATURES = [PetsModule, StoreModule, CategoriesModule, EventsModule, WebhooksModule];
+const FEATURES = [PetsModule, AdoptionsModule, CategoriesModule, EventsModule, WebhooksModule];
 
 /** The modules the public OpenAPI document describes: the features under /v1. */
 export const PUBLIC_API_MODULES = featuresAmong(FEATURES);

@@ -1,6 +1,6 @@
 import { ApiKeys } from '@pet-adoption/api-keys';
 import { EventPruner } from '../src/platform/events/event-pruner';
-import { CancelLapsedOrders } from '../src/store/application/cancel-lapsed-orders.use-case';
+import { CancelLapsedOrders } from '../src/adoptions/application/cancel-lapsed-orders.use-case';
 import { freshDatabase } from './support/fresh-database';
 import { apiClient, expectError } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';

@@ -2,7 +2,7 @@ import { ApiKeyAuthenticator } from '@pet-adoption/api-keys';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { OpeningStatement } from '../src/platform/database/opening-statement';
-import { CancelLapsedOrders } from '../src/store/application/cancel-lapsed-orders.use-case';
+import { CancelLapsedOrders } from '../src/adoptions/application/cancel-lapsed-orders.use-case';
 import { apiClient } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 

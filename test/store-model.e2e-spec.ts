@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CancelLapsedOrders } from '../src/store/application/cancel-lapsed-orders.use-case';
+import { CancelLapsedOrders } from '../src/adoptions/application/cancel-lapsed-orders.use-case';
 import type { Test } from 'supertest';
 import { apiClient, Response } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';

@@ -1,11 +1,11 @@
 import { PetPayload } from '../../src/common/events/pet-payload';
 import { PetStatus } from '../../src/common/pet-status';
-import { Inventory, PetInventory } from '../../src/store/application/inventory';
+import { Inventory, PetInventory } from '../../src/adoptions/application/inventory';
 import {
   LapseReason,
   OrderPageQuery,
   OrderRepository,
-} from '../../src/store/application/order.repository';
+} from '../../src/adoptions/application/order.repository';
 import {
   cancelReasonOf,
   mayPlaceAnother,
@@ -16,12 +16,12 @@ import {
   OrderId,
   OrderStatus,
   petStatusFor,
-} from '../../src/store/domain/order';
+} from '../../src/adoptions/domain/order';
 import {
   OpenOrderLimitError,
   OrderedPetNotFoundError,
   PetNotAvailableError,
-} from '../../src/store/domain/order.errors';
+} from '../../src/adoptions/domain/order.errors';
 
 /**
  * Orders and the statuses of their pets in maps, for unit tests of the use cases: the port's

@@ -42,7 +42,7 @@ const clamped = (text: string) => Math.min(Number(text), MAX_ORDER_ID + 1);
 @ApiBearerAuth()
 @ApiErrorResponses(...KEY_PROTECTED_ERRORS)
 @Controller('v1/store')
-export class StoreController {
+export class AdoptionsController {
   constructor(
     private readonly placeOrder: PlaceOrder,
     private readonly listOrders: ListOrders,

@@ -9,7 +9,7 @@ import { ListOrders } from './application/list-orders.use-case';
 import { OrderRepository } from './application/order.repository';
 import { PlaceOrder } from './application/place-order.use-case';
 import { UpdateOrder } from './application/update-order.use-case';
-import { StoreController } from './http/store.controller';
+import { AdoptionsController } from './http/adoptions.controller';
 import { LapsedOrderSweeper } from './infrastructure/lapsed-order.sweeper';
 import { SqlPetInventory } from './infrastructure/sql-pet-inventory';
 import { SqlOrderRepository } from './infrastructure/sql-order.repository';
@@ -22,7 +22,7 @@ import { EventRecordingModule } from '../platform/events/event-recording.module'
 })
 @Module({
   imports: [HttpModule, IdempotencyModule, EventRecordingModule],
-  controllers: [StoreController],
+  controllers: [AdoptionsController],
   providers: [
     PlaceOrder,
     ListOrders,
@@ -35,4 +35,4 @@ import { EventRecordingModule } from '../platform/events/event-recording.module'
     { provide: PetInventory, useClass: SqlPetInventory },
   ],
 })
-export class StoreModule {}
+export class AdoptionsModule {}
