@@ -13,17 +13,28 @@ import { DatabaseModule } from './platform/database/database.module';
 import { HttpModule } from './platform/http/http.module';
 import { featuresAmong } from './platform/features/feature';
 import { ObservabilityModule } from './platform/observability/observability.module';
+import { OrganizationsModule } from './organizations/organizations.module';
+import { KeysModule } from './keys/keys.module';
+import { OrganizationsAdminModule } from './organizations/organizations-admin.module';
 
 /**
  * The features, each a module marked @Feature (docs/adr/0026): adding one is adding it here. Its
  * migrations, tables and OpenAPI tag are found from the feature itself (docs/extending.md).
  */
-const FEATURES = [PetsModule, AdoptionsModule, CategoriesModule, EventsModule, WebhooksModule];
+const FEATURES = [
+  PetsModule,
+  AdoptionsModule,
+  CategoriesModule,
+  EventsModule,
+  WebhooksModule,
+  OrganizationsModule,
+  KeysModule,
+];
 
 /** The modules the public OpenAPI document describes: the features under /v1. */
 export const PUBLIC_API_MODULES = featuresAmong(FEATURES);
 /** The modules the admin API's document describes. */
-export const ADMIN_API_MODULES = [AdminModule];
+export const ADMIN_API_MODULES = [AdminModule, OrganizationsAdminModule];
 
 /** The service: the platform, access control, and the features, with the configuration given. */
 @Module({})
@@ -37,7 +48,7 @@ export class AppModule {
         AccessModule,
         HttpModule,
         ObservabilityModule,
-        AdminModule,
+        ...ADMIN_API_MODULES,
         ...FEATURES,
       ],
     };

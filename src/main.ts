@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { setFlagsFromString } from 'node:v8';
 import { Logger } from '@nestjs/common';
+import { FirstRunKey } from './access/admin/first-run-key';
 import { createApp } from './bootstrap';
 import { AppConfig, ConfigError, loadConfig } from './platform/config/app-config';
 import { DataDirLock, DataDirLockedError } from './platform/database/data-dir-lock';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   logger.log(
     `Serving the API at ${config.http.publicBaseUrl} (docs: ${config.http.publicBaseUrl}/docs)`,
   );
+  app.get(FirstRunKey).announce();
 
   // Stop accepting, let in-flight requests finish, close the pools, exit 0; after the grace
   // period, exit 1 whatever is left. (Nest's own hooks re-raise the signal: the exit code would

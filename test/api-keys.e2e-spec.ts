@@ -94,8 +94,12 @@ describe('the admin API', () => {
   const adminApi = () => apiClient(t.url, admin);
 
   beforeAll(async () => {
+    // Two instances of one deployment: one Redis namespace, through which key changes travel.
     t = await startTestApp({ ADMIN_TOKEN });
-    other = await startTestApp({ ADMIN_TOKEN });
+    other = await startTestApp({
+      ADMIN_TOKEN,
+      REDIS_KEY_PREFIX: t.config.rateLimit.redisKeyPrefix,
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -267,7 +271,7 @@ describe('the admin API', () => {
     expect((await adminApi().get('/admin/api-keys')).body).toHaveLength(before);
   });
 
-  it('issues, lists, tracks use of, and revokes a key, refused on every instance within 5 s', async () => {
+  it('issues, lists, tracks use of, and revokes a key, refused on every instance within 1 s', async () => {
     const issued = await adminApi()
       .post('/admin/api-keys')
       .send({ name: 'Acme', plan: 'enterprise', limits: { perMinute: 100, perDay: 1000 } });
@@ -279,6 +283,8 @@ describe('the admin API', () => {
       limits: { perMinute: 100, perDay: 1000, openOrders: 500 },
       // A key issued without scopes: all of v1 and its own orders.
       scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
+      organizationId: null,
+      expiresAt: null,
       prefix: issued.body.key.slice(0, 13),
       key: expect.stringMatching(/^pet_test_[A-Za-z0-9_-]{43}$/),
       createdAt: expect.any(String),
@@ -300,10 +306,13 @@ describe('the admin API', () => {
       plan: 'enterprise',
       limits: { perMinute: 100, perDay: 1000, openOrders: 500 },
       scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
+      organizationId: null,
+      expiresAt: null,
       prefix: key.slice(0, 13),
       createdAt: issued.body.createdAt,
       revokedAt: null,
       lastUsedAt: expect.any(String),
+      previousSecretValidUntil: null,
       bannedUntil: null,
     });
     expect(JSON.stringify(listing.body)).not.toContain(key.slice(13));
@@ -321,7 +330,7 @@ describe('the admin API', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(refusedAfter).toBeDefined();
-    expect(refusedAfter).toBeLessThan(5000);
+    expect(refusedAfter).toBeLessThan(1000);
     expect(
       (await adminApi().get('/admin/api-keys')).body.find((k: { id: number }) => k.id === id)
         .revokedAt,
@@ -341,6 +350,7 @@ describe('the admin API', () => {
       '/admin/api-keys',
       '/admin/api-keys/{id}',
       '/admin/api-keys/{id}/ban',
+      '/admin/organizations',
     ]);
   });
 });

@@ -122,9 +122,19 @@ describe('categories', () => {
       expect(await list()).toEqual([{ id: 9007199254740991, name: 'Dogs' }]);
     });
 
-    it('needs pets:write, and takes application/json only', async () => {
-      const reader = apiClient(t.url, (await t.issueKey({ scopes: ['pets:read'] })).auth);
-      expectError(await reader.put('/v1/categories/3').send({ name: 'Dogs' }), 403, 'forbidden');
+    it("needs pets:manage of organisation 1's staff, and takes application/json only", async () => {
+      for (const scopes of [['pets:read'], ['pets:read', 'pets:write']]) {
+        const reader = apiClient(t.url, (await t.issueKey({ scopes, organizationId: '1' })).auth);
+        expectError(await reader.put('/v1/categories/3').send({ name: 'Dogs' }), 403, 'forbidden');
+      }
+      const adopter = apiClient(t.url, (await t.issueKey({ scopes: ['pets:manage'] })).auth);
+      const refused = expectError(
+        await adopter.put('/v1/categories/3').send({ name: 'Dogs' }),
+        403,
+        'forbidden',
+      );
+      expect(refused.body.message).toMatch(/only the staff of organisation 1 name them/);
+      expect(await list()).toEqual([]);
       expectError(
         await api
           .put('/v1/categories/3')

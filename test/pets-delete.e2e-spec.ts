@@ -11,7 +11,10 @@ describe('DELETE /v1/pets/{petId}', () => {
   beforeAll(async () => {
     t = await startTestApp();
     api = apiClient(t.url, t.auth);
-    shelter = apiClient(t.url, (await t.issueKey({ scopes: ['orders:manage'] })).auth);
+    shelter = apiClient(
+      t.url,
+      (await t.issueKey({ scopes: ['orders:manage'], organizationId: '1' })).auth,
+    );
   });
   beforeEach(() => resetDatabase(t.dataSource));
   afterAll(() => t.close());
@@ -121,10 +124,14 @@ describe('DELETE /v1/pets/{petId}', () => {
     });
   });
 
-  it('needs pets:write', async () => {
+  it('needs pets:manage (v1.3: pets:write only creates)', async () => {
     const pet = await create();
-    const reader = apiClient(t.url, (await t.issueKey({ scopes: ['pets:read'] })).auth);
-    expectError(await reader.delete(`/v1/pets/${pet.id}`), 403, 'forbidden');
+    for (const scopes of [['pets:read'], ['pets:read', 'pets:write']]) {
+      const reader = apiClient(t.url, (await t.issueKey({ scopes, organizationId: '1' })).auth);
+      const refused = expectError(await reader.delete(`/v1/pets/${pet.id}`), 403, 'forbidden');
+      expect(refused.headers['www-authenticate']).toContain('scope="pets:manage"');
+    }
+    expect((await api.get(`/v1/pets/${pet.id}`)).status).toBe(200);
     expectError(await api.delete('/v1/pets/0'), 400, 'validation_failed');
     expectError(await api.delete('/v1/pets/9007199254740993'), 404, 'not_found');
   });

@@ -11,7 +11,10 @@ describe('PATCH /v1/pets/{petId}', () => {
   beforeAll(async () => {
     t = await startTestApp();
     api = apiClient(t.url, t.auth);
-    shelter = apiClient(t.url, (await t.issueKey({ scopes: ['orders:manage'] })).auth);
+    shelter = apiClient(
+      t.url,
+      (await t.issueKey({ scopes: ['orders:manage'], organizationId: '1' })).auth,
+    );
   });
   beforeEach(() => resetDatabase(t.dataSource));
   afterAll(() => t.close());
@@ -127,15 +130,18 @@ describe('PATCH /v1/pets/{petId}', () => {
     expectError(await api.patch('/v1/pets/abc').send({ name: 'Max' }), 400, 'validation_failed');
   });
 
-  it('needs pets:write, refused before the body is read', async () => {
+  it('needs pets:manage (v1.3: pets:write only creates), refused before the body is read', async () => {
     const pet = await create();
-    const reader = apiClient(t.url, (await t.issueKey({ scopes: ['pets:read'] })).auth);
-    const response = expectError(
-      await reader.patch(`/v1/pets/${pet.id}`).send({ name: null }),
-      403,
-      'forbidden',
-    );
-    expect(response.headers['www-authenticate']).toContain('scope="pets:write"');
+    for (const scopes of [['pets:read'], ['pets:read', 'pets:write']]) {
+      const reader = apiClient(t.url, (await t.issueKey({ scopes, organizationId: '1' })).auth);
+      const response = expectError(
+        await reader.patch(`/v1/pets/${pet.id}`).send({ name: null }),
+        403,
+        'forbidden',
+      );
+      expect(response.headers['www-authenticate']).toContain('scope="pets:manage"');
+    }
+    expect((await api.get(`/v1/pets/${pet.id}`)).body).toEqual(pet);
   });
 
   describe('a new categoryId', () => {

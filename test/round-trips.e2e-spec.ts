@@ -21,10 +21,10 @@ describe('round trips per request', () => {
 
   /**
    * The background jobs' statements, not the requests': last use, the known keys' refresh (every
-   * two seconds), pruning, the webhooks' poll.
+   * two seconds: the store's instant, then the keys changed since), pruning, the webhooks' poll.
    */
   const background = (text: string) =>
-    /^(UPDATE "api_keys"|SELECT "key"\."id" AS id, "key"\."hash" AS hash FROM "api_keys"|DELETE FROM idempotency_keys|SELECT 1 FROM webhook_deliveries)/.test(
+    /^(UPDATE "api_keys"|SELECT "key"\."id" AS id, "key"\."hash" AS hash,|SELECT now\(\) AS now$|DELETE FROM idempotency_keys|SELECT 1 FROM webhook_deliveries)/.test(
       text,
     );
 

@@ -23,7 +23,9 @@ describe('orders under concurrency, across two instances', () => {
     const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '10' };
     one = await startTestApp(env);
     two = await startTestApp(env);
-    shelter = (await one.issueKey({ scopes: ['orders:read', 'orders:manage'] })).auth;
+    shelter = (
+      await one.issueKey({ scopes: ['orders:read', 'orders:manage'], organizationId: '1' })
+    ).auth;
     for (let i = 0; i < 24; i += 1) customers.push((await one.issueKey()).auth);
   });
   beforeEach(() => resetDatabase(one.dataSource));

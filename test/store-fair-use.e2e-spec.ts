@@ -27,7 +27,10 @@ describe('/v1/store: no key hoards the animals', () => {
     // Two instances on one database; orders placed hold their pet for 2 s, swept every 200 ms.
     const env = { ADMIN_TOKEN, ORDER_HOLD_SECONDS: '2', ORDER_SWEEP_INTERVAL_MS: '200' };
     [a, b] = await Promise.all([startTestApp(env), startTestApp(env)]);
-    shelter = apiClient(a.url, (await a.issueKey({ scopes: ['orders:manage'] })).auth);
+    shelter = apiClient(
+      a.url,
+      (await a.issueKey({ scopes: ['orders:manage'], organizationId: '1' })).auth,
+    );
   });
   beforeEach(() => resetDatabase(a.dataSource));
   afterAll(() => Promise.all([a.close(), b.close()]));

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
 import { CancelLapsedOrders } from '../src/adoptions/application/cancel-lapsed-orders.use-case';
+import { CreateOrganization } from '../src/organizations/application/create-organization.use-case';
 import type { Test } from 'supertest';
 import { apiClient, Response } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
@@ -7,13 +9,15 @@ import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 /**
  * Model-based: random sequences of creates, corrections (with and without the current ETag),
  * deletions, namings of categories, filtered listings, orders, approvals, deliveries,
- * cancellations, inventories and the passing of time, by keys with different scopes and caps on
- * open orders, run against the service and against a small model of the rules written here apart
- * from the code. After every step: the answer is the one the model expects (never a 5xx), every
- * pet's status follows its order and its version counts every change, a stale ETag never applies,
- * a deleted pet never reappears, no pet has two open orders, no key holds more open orders than
- * its cap, every category a pet names exists, the inventory counts every pet not deleted, and
- * the events each key reads in the feed are exactly the changes of what it may read, in order.
+ * cancellations, inventories and the passing of time, by the staff of three organisations and by
+ * adopters' keys, with different scopes and caps on open orders, run against the service and
+ * against a small model of the rules written here apart from the code. After every step: the
+ * answer is the one the model expects (never a 5xx), no key changed what another organisation
+ * owns (the database is the model, pet by pet and order by order), every pet's status follows its
+ * order and its version counts every change, a stale ETag never applies, a deleted pet never
+ * reappears, no pet has two open orders, no key holds more open orders than its cap, every
+ * category a pet names exists, the inventory counts every pet not deleted, and the events each
+ * key reads in the feed are exactly the changes of what it may read, in order.
  * Replay a failure with PROPERTY_SEED=<seed>.
  */
 jest.setTimeout(300_000);
@@ -24,17 +28,49 @@ const runs = Number(process.env.MODEL_RUNS ?? 100);
 type PetStatus = 'available' | 'pending' | 'sold';
 type OrderStatus = 'placed' | 'approved' | 'delivered' | 'cancelled';
 type Target = Exclude<OrderStatus, 'placed'>;
-type KeyName = 'alice' | 'bob' | 'shelter' | 'browser';
+type KeyName = 'alice' | 'bob' | 'house' | 'harbour' | 'moor' | 'browser';
+/** The organisations: the house (organisation 1) and two shelters onboarded for the run. */
+type OrgName = 'house' | 'harbour' | 'moor';
 
+const STAFF = [
+  'pets:read',
+  'pets:write',
+  'pets:manage',
+  'orders:read',
+  'orders:write',
+  'orders:manage',
+];
 const SCOPES: Record<KeyName, string[]> = {
+  // Adopters: the default scopes, no organisation (their pets are the house's).
   alice: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
   bob: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
-  shelter: ['pets:read', 'orders:read', 'orders:manage'],
+  // The house's staff: it names the categories and manages the orders of its pets.
+  house: ['pets:read', 'pets:manage', 'orders:read', 'orders:manage'],
+  harbour: STAFF,
+  moor: STAFF,
   browser: ['pets:read'],
+};
+/** Whose staff each key is. */
+const STAFF_OF: Record<KeyName, OrgName | null> = {
+  alice: null,
+  bob: null,
+  house: 'house',
+  harbour: 'harbour',
+  moor: 'moor',
+  browser: null,
 };
 const KEYS = Object.keys(SCOPES) as KeyName[];
 /** Each key's cap on open orders: small, so that sequences meet it. */
-const CAPS: Record<KeyName, number> = { alice: 1, bob: 2, shelter: 500, browser: 500 };
+const CAPS: Record<KeyName, number> = {
+  alice: 1,
+  bob: 2,
+  house: 500,
+  harbour: 2,
+  moor: 500,
+  browser: 500,
+};
+/** The organisation a key's new pets belong to: its own, or the house's for a key of none. */
+const creatingOrg = (key: KeyName): OrgName => STAFF_OF[key] ?? 'house';
 /** How long a placed order holds its pet, in the service under test. */
 const HOLD_SECONDS = 100;
 const may = (key: KeyName, scope: string) => SCOPES[key].includes(scope);
@@ -58,6 +94,7 @@ interface ModelPet {
   categoryId: number;
   version: number;
   deleted: boolean;
+  organization: OrgName;
 }
 
 interface Model {
@@ -69,6 +106,8 @@ interface Model {
     {
       petId: number;
       owner: KeyName;
+      /** The organisation whose pet it is. */
+      organization: OrgName;
       status: OrderStatus;
       /** Seconds of its hold left while placed. */
       holdLeft: number;
@@ -89,13 +128,22 @@ interface ModelEvent {
   version?: number;
   /** The key whose order it is; none for pet events. */
   owner?: KeyName;
+  /** The organisation of the order's pet; none for pet events. */
+  organization?: OrgName;
 }
 
-/** Whether `key` may read `event`: pets with pets:read; its own orders, or all with orders:manage. */
+/** Whether `key` manages the orders of `organization`'s pets: its staff with orders:manage. */
+const manages = (key: KeyName, organization: OrgName) =>
+  may(key, 'orders:manage') && STAFF_OF[key] === organization;
+
+/**
+ * Whether `key` may read `event`: pets with pets:read; its own orders with orders:read, and those
+ * of its organisation's pets with orders:manage.
+ */
 const reads = (key: KeyName, event: ModelEvent) =>
   event.owner === undefined
     ? may(key, 'pets:read')
-    : may(key, 'orders:manage') || (event.owner === key && may(key, 'orders:read'));
+    : manages(key, event.organization!) || (event.owner === key && may(key, 'orders:read'));
 
 /** The pet's event, with the pet as it is now in the model. */
 const petEvent = (model: Model, type: string, id: number): ModelEvent => {
@@ -108,6 +156,8 @@ interface Real {
   as: Record<KeyName, ReturnType<typeof apiClient>>;
   /** Each key's cap on open orders, by its id. */
   caps: Map<string, number>;
+  /** Each organisation's id. */
+  organizations: Record<OrgName, number>;
 }
 
 /** The answer's status, after checking it is never a 5xx and errors carry the Error body. */
@@ -174,12 +224,15 @@ class CreatePet implements fc.AsyncCommand<Model, Real> {
     expect(statusOf(response)).toBe(201);
     expect(response.body).toMatchObject({ id: model.nextPetId, version: 1 });
     expect(response.headers.etag).toBe('"1"');
+    const organization = creatingOrg(this.key);
+    expect(response.body.organizationId).toBe(real.organizations[organization]);
     model.pets.set(model.nextPetId++, {
       status: this.status,
       name: 'Rex',
       categoryId: this.categoryId,
       version: 1,
       deleted: false,
+      organization,
     });
     model.events.push(petEvent(model, 'pet.created', model.nextPetId - 1));
     nameCategory(model, this.categoryId);
@@ -191,8 +244,9 @@ type PetChange = { name?: string; categoryId?: number; status?: PetStatus };
 
 /**
  * Sends a change (`send`) of the pet `choice` picks, by `key`, with the If-Match `precondition`
- * asks for, and checks what comes before any rule of the change: the scope (403), the pet (404),
- * the precondition (412). `pet` is undefined when one of those answered.
+ * asks for, and checks what comes before any rule of the change: the scope (403), the pet, which
+ * must exist and be its own organisation's (else 404, as if there were none), the precondition
+ * (412). `pet` is undefined when one of those answered.
  */
 async function changePet(
   model: Model,
@@ -208,8 +262,8 @@ async function changePet(
   );
   const status = statusOf(response);
   let pet: ModelPet | undefined;
-  if (!may(key, 'pets:write')) expect(status).toBe(403);
-  else if (!found) expect(status).toBe(404);
+  if (!may(key, 'pets:manage')) expect(status).toBe(403);
+  else if (!found || found.organization !== STAFF_OF[key]) expect(status).toBe(404);
   else if (precondition === 'stale') expect(response.body.code).toBe('precondition_failed');
   else pet = found;
   return { petId, pet, response, status };
@@ -285,7 +339,9 @@ class PutCategory implements fc.AsyncCommand<Model, Real> {
       .put(`/v1/categories/${this.id}`)
       .send({ name: this.name });
     const status = statusOf(response);
-    if (!may(this.key, 'pets:write')) return void expect(status).toBe(403);
+    if (!may(this.key, 'pets:manage')) return void expect(status).toBe(403);
+    // The categories are every organisation's: only the house's staff name them.
+    if (STAFF_OF[this.key] !== 'house') return void expect(status).toBe(403);
     const taken = [...model.categories].some(
       ([id, name]) => id !== this.id && name?.toLowerCase() === this.name.toLowerCase(),
     );
@@ -368,13 +424,20 @@ class PlaceOrder implements fc.AsyncCommand<Model, Real> {
     model.orders.set(model.nextOrderId++, {
       petId,
       owner: this.key,
+      organization: pet.organization,
       status: 'placed',
       holdLeft: HOLD_SECONDS,
       cancelReason: null,
     });
     setStatus(model, petId, 'pending');
     model.events.push(
-      { type: 'order.placed', id: model.nextOrderId - 1, status: 'placed', owner: this.key },
+      {
+        type: 'order.placed',
+        id: model.nextOrderId - 1,
+        status: 'placed',
+        owner: this.key,
+        organization: pet.organization,
+      },
       petEvent(model, 'pet.updated', petId),
     );
   }
@@ -394,12 +457,18 @@ class UpdateOrder implements fc.AsyncCommand<Model, Real> {
       .patch(`/v1/store/orders/${orderId}`)
       .send({ status: this.to });
     const status = statusOf(response);
-    const manages = may(this.key, 'orders:manage');
-    if (!manages && (this.to !== 'cancelled' || !may(this.key, 'orders:write'))) {
+    const mayManage = may(this.key, 'orders:manage');
+    if (!mayManage && (this.to !== 'cancelled' || !may(this.key, 'orders:write'))) {
       return void expect(status).toBe(403);
     }
     const order = model.orders.get(orderId);
-    if (!order || (!manages && order.owner !== this.key)) return void expect(status).toBe(404);
+    // Another's order is a 404, unless the key manages its pet's organisation's orders.
+    const visible = order && (order.owner === this.key || manages(this.key, order.organization));
+    if (!order || !visible) return void expect(status).toBe(404);
+    // Its own order, without orders:manage of the pet's organisation: only a cancellation.
+    if (!manages(this.key, order.organization) && this.to !== 'cancelled') {
+      return void expect(status).toBe(403);
+    }
     if (!NEXT[order.status].includes(this.to)) {
       return void expect(response.body.code).toBe('invalid_transition');
     }
@@ -418,6 +487,7 @@ class UpdateOrder implements fc.AsyncCommand<Model, Real> {
       id: orderId,
       status: this.to,
       owner: order.owner,
+      organization: order.organization,
     });
     // Approving keeps the pet pending: only the other moves change it.
     if (this.to !== 'approved') model.events.push(petEvent(model, 'pet.updated', order.petId));
@@ -431,10 +501,11 @@ class ListOrders implements fc.AsyncCommand<Model, Real> {
   async run(model: Model, real: Real) {
     const response = await real.as[this.key].get('/v1/store/orders?limit=100');
     const status = statusOf(response);
-    const manages = may(this.key, 'orders:manage');
-    if (!manages && !may(this.key, 'orders:read')) return void expect(status).toBe(403);
+    if (!may(this.key, 'orders:manage') && !may(this.key, 'orders:read')) {
+      return void expect(status).toBe(403);
+    }
     const expected = [...model.orders]
-      .filter(([, order]) => manages || order.owner === this.key)
+      .filter(([, order]) => order.owner === this.key || manages(this.key, order.organization))
       .map(([id, order]) => ({
         id,
         petId: order.petId,
@@ -492,7 +563,13 @@ class TimePasses implements fc.AsyncCommand<Model, Real> {
       order.cancelReason = 'expired';
       setStatus(model, order.petId, 'available');
       model.events.push(
-        { type: 'order.cancelled', id, status: 'cancelled', owner: order.owner },
+        {
+          type: 'order.cancelled',
+          id,
+          status: 'cancelled',
+          owner: order.owner,
+          organization: order.organization,
+        },
         petEvent(model, 'pet.updated', order.petId),
       );
       expected.push(id);
@@ -543,7 +620,7 @@ async function checkFeeds(model: Model, real: Real): Promise<void> {
     if (!may(key, 'pets:read') && !may(key, 'orders:read') && !may(key, 'orders:manage')) continue;
     const expected = model.events
       .filter((event) => reads(key, event))
-      .map(({ owner: _owner, ...event }) => event);
+      .map(({ owner: _owner, organization: _organization, ...event }) => event);
     expect(await feedOf(real.as[key])).toEqual(expected);
   }
 }
@@ -551,9 +628,13 @@ async function checkFeeds(model: Model, real: Real): Promise<void> {
 /** What must hold after every step, read from the database itself. */
 async function checkInvariants(model: Model, real: Real): Promise<void> {
   await checkFeeds(model, real);
+  const organizationOf = (id: string) =>
+    (Object.keys(real.organizations) as OrgName[]).find(
+      (name) => real.organizations[name] === Number(id),
+    );
   const pets = await real.t.dataSource.query(
-    `SELECT id, name, category_id, status, version, deleted_at IS NOT NULL AS deleted
-       FROM pets ORDER BY id`,
+    `SELECT id, name, category_id, status, version, deleted_at IS NOT NULL AS deleted,
+            organization_id FROM pets ORDER BY id`,
   );
   expect(
     pets.map((p: Record<string, string | number | boolean>) => [
@@ -564,9 +645,28 @@ async function checkInvariants(model: Model, real: Real): Promise<void> {
         status: p.status,
         version: p.version,
         deleted: p.deleted,
+        organization: organizationOf(String(p.organization_id)),
       },
     ]),
   ).toEqual([...model.pets]);
+  const orders = await real.t.dataSource.query(
+    'SELECT id, pet_id, status, organization_id FROM orders ORDER BY id',
+  );
+  expect(
+    orders.map((o: Record<string, string>) => [
+      Number(o.id),
+      {
+        petId: Number(o.pet_id),
+        status: o.status,
+        organization: organizationOf(o.organization_id),
+      },
+    ]),
+  ).toEqual(
+    [...model.orders].map(([id, { petId, status, organization }]) => [
+      id,
+      { petId, status, organization },
+    ]),
+  );
   const categories = await real.t.dataSource.query('SELECT id, name FROM categories ORDER BY id');
   expect(
     categories.map((c: { id: string; name: string | null }) => [Number(c.id), c.name]),
@@ -598,6 +698,7 @@ describe(`the store against a model (seed ${seed}, ${runs} runs)`, () => {
   let t: TestApp;
   let as: Real['as'];
   const caps = new Map<string, number>();
+  const organizations: Record<OrgName, number> = { house: 1, harbour: 0, moor: 0 };
 
   beforeAll(async () => {
     // The instance's own sweeper runs too, as rarely as it may: TimePasses sweeps when time moves.
@@ -605,10 +706,23 @@ describe(`the store against a model (seed ${seed}, ${runs} runs)`, () => {
       ORDER_HOLD_SECONDS: String(HOLD_SECONDS),
       ORDER_SWEEP_INTERVAL_MS: '60000',
     });
+    for (const name of ['harbour', 'moor'] as const) {
+      const organization = await t.app.get(CreateOrganization).execute({
+        name: `${name} ${randomUUID()}`,
+        email: `${name}@shelter.example`,
+        address: { city: 'Bristol', country: 'GB' },
+      });
+      organizations[name] = organization.id;
+    }
     const entries = await Promise.all(
       KEYS.map(async (key) => {
         const limits = { perMinute: 1_000_000, perDay: 100_000_000, openOrders: CAPS[key] };
-        const issued = await t.issueKey({ scopes: SCOPES[key], limits });
+        const staffOf = STAFF_OF[key];
+        const issued = await t.issueKey({
+          scopes: SCOPES[key],
+          limits,
+          organizationId: staffOf === null ? null : String(organizations[staffOf]),
+        });
         caps.set(issued.id, CAPS[key]);
         return [key, apiClient(t.url, issued.auth)];
       }),
@@ -684,7 +798,7 @@ describe(`the store against a model (seed ${seed}, ${runs} runs)`, () => {
             nextOrderId: 1,
             events: [],
           };
-          const real: Real = { t, as, caps };
+          const real: Real = { t, as, caps, organizations };
           const checked = [...sequence].map((command) => ({
             check: () => true,
             run: async (m: Model, r: Real) => {

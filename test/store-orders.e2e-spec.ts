@@ -8,14 +8,17 @@ describe('/v1/store: orders and the pet lifecycle', () => {
   let customer: ReturnType<typeof apiClient>;
   /** Another customer, whose orders the first must never see. */
   let neighbour: ReturnType<typeof apiClient>;
-  /** The shelter: every key's orders. */
+  /** The shelter: organisation 1's staff, whose pets all these are (docs/adr/0040). */
   let shelter: ReturnType<typeof apiClient>;
 
   beforeAll(async () => {
     t = await startTestApp({ PUBLIC_BASE_URL: 'https://pets.example/v1' });
     customer = apiClient(t.url, (await t.issueKey()).auth);
     neighbour = apiClient(t.url, (await t.issueKey()).auth);
-    shelter = apiClient(t.url, (await t.issueKey({ scopes: ['orders:manage'] })).auth);
+    shelter = apiClient(
+      t.url,
+      (await t.issueKey({ scopes: ['orders:manage'], organizationId: '1' })).auth,
+    );
   });
   beforeEach(() => resetDatabase(t.dataSource));
   afterAll(() => t.close());
@@ -229,7 +232,7 @@ describe('/v1/store: orders and the pet lifecycle', () => {
       expect((await customer.get(`/v1/store/orders/${id}`)).body.id).toBe(id);
     });
 
-    it("lets orders:manage see and change every key's orders", async () => {
+    it("lets orders:manage of the pets' organisation see and change every key's orders for them", async () => {
       const mine = (await place(await addPet())).body.id;
       const theirs = (await place(await addPet(), neighbour)).body.id;
       const all = await shelter.get('/v1/store/orders').expect(200);

@@ -51,7 +51,12 @@ describe('webhooks: endpoints and deliveries to a real receiver', () => {
     customer = apiClient(t.url, (await t.issueKey({ scopes })).auth);
     shelter = apiClient(
       t.url,
-      (await t.issueKey({ scopes: ['pets:read', 'orders:manage', 'webhooks:manage'] })).auth,
+      (
+        await t.issueKey({
+          scopes: ['pets:read', 'orders:manage', 'webhooks:manage'],
+          organizationId: '1',
+        })
+      ).auth,
     );
     neighbour = apiClient(
       t.url,

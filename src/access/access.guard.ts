@@ -26,6 +26,8 @@ interface RouteAccess {
   anonymous: boolean;
   /** The scopes of which the key needs one (`@RequiresScope()`), if any. */
   scopes?: readonly Scope[];
+  /** A valid key's request is not counted (`@Uncounted()`). */
+  uncounted: boolean;
 }
 
 type Request = RequestWithAddress & { headers: Record<string, string | string[] | undefined> };
@@ -55,8 +57,30 @@ export class AccessGuard implements CanActivate {
     const request = http.getRequest<Request>();
     const reply = http.getResponse<RateLimitReply>();
     const known = this.authenticator.authenticateNow(request);
+    if (route.uncounted) return this.admitUncounted(request, reply, route, known);
     if (!route.limited && known) return this.admit(known, request, reply, route);
     return this.limitThenAdmit(request, reply, route, known);
+  }
+
+  /**
+   * A route a valid key calls for free: only a request that turns out to have no valid key is
+   * counted, for its address; a key never seen here pays from its address before it is looked
+   * up, as on every route, so that a free route is no free way to guess keys.
+   */
+  private async admitUncounted(
+    request: Request,
+    reply: RateLimitReply,
+    route: RouteAccess,
+    known: Authentication | undefined,
+  ): Promise<boolean> {
+    if (known?.ok) return this.admit(known, request, reply, route);
+    if (known === undefined && this.authenticator.isUnverified(request)) {
+      await this.limiter.limit(request, reply, null);
+      return this.admit(await this.authenticator.authenticate(request), request, reply, route);
+    }
+    const result = known ?? (await this.authenticator.authenticate(request));
+    if (!result.ok) await this.limiter.limit(request, reply, null);
+    return this.admit(result, request, reply, route);
   }
 
   private async limitThenAdmit(
@@ -85,7 +109,7 @@ export class AccessGuard implements CanActivate {
     route: RouteAccess,
   ): boolean {
     admitAuthenticated(result, request, reply, () => route.anonymous);
-    if (route.scopes) checkScope(route.scopes, getApiClient(request)?.scopes ?? []);
+    if (route.scopes?.length) checkScope(route.scopes, getApiClient(request)?.scopes ?? []);
     return true;
   }
 
@@ -100,6 +124,7 @@ export class AccessGuard implements CanActivate {
         limited: !skipsThrottle(this.reflector, handler, controller),
         anonymous: allowsAnonymous(this.reflector, handler, controller),
         scopes: routeFactsOf(handler)?.scopes,
+        uncounted: routeFactsOf(handler)?.uncounted === true,
       };
       ofController.set(handler, route);
     }

@@ -8,6 +8,7 @@ import { AppConfig } from '../platform/config/app-config';
 import { ApiKeyRateLimitSubjectResolver } from './api-key-rate-limit-subject.resolver';
 import { RateLimitKeyBans } from './rate-limit-key-bans';
 import { DEFAULT_SCOPES, SCOPES } from '../common/scopes';
+import { RedisKeyChangeBroadcast } from './redis-key-change-broadcast';
 
 /** The API-key library, configured from the environment; shared with the command line. */
 export function apiKeysFromConfig() {
@@ -18,6 +19,7 @@ export function apiKeysFromConfig() {
       cacheTtlMs: config.apiKeys.cacheTtlMs,
       scopes: { known: SCOPES, defaults: DEFAULT_SCOPES },
     }),
+    broadcast: { useClass: RedisKeyChangeBroadcast },
   });
 }
 

@@ -5,6 +5,7 @@ import {
   RateLimitSubjectResolver,
   UnverifiedSubject,
 } from '@pet-adoption/rate-limit';
+import { keySubject } from '../common/rate-limit-subjects';
 
 /**
  * Counts a request against its API key's plan; requests without a valid key go per address, and
@@ -28,11 +29,6 @@ export class ApiKeyRateLimitSubjectResolver extends RateLimitSubjectResolver {
     const result = await this.authenticator.authenticate(request);
     return result.ok ? keySubjectOf(result.client) : null;
   }
-}
-
-/** The rate-limit subject of an API key. */
-export function keySubject(keyId: string): string {
-  return `key:${keyId}`;
 }
 
 /** What an API key's requests are counted as: its subject, with its plan's limits. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RateLimitClock, WindowStore } from '@pet-adoption/rate-limit';
 import { KeyBans } from './key-bans';
-import { keySubject } from './api-key-rate-limit-subject.resolver';
+import { keySubject } from '../common/rate-limit-subjects';
 
 /** The bans of API keys, as the rate limiter keeps them (shared through Redis when configured). */
 @Injectable()

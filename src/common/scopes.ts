@@ -12,8 +12,12 @@ const SCOPE_TABLE = {
   'pets:write': { default: true },
   'orders:read': { default: true },
   'orders:write': { default: true },
-  // Everyone's orders: given only when asked for.
+  // The orders for the pets of the key's own organisation: given only when asked for.
   'orders:manage': { default: false },
+  // Correcting, holding and removing the pets of the key's own organisation (its staff's).
+  'pets:manage': { default: false },
+  // The key's own organisation: its profile, and the keys of its staff.
+  'organization:manage': { default: false },
   // The key's own webhook endpoints: given only when asked for (and to the first-run key).
   'webhooks:manage': { default: false },
 } as const satisfies Record<string, { default: boolean }>;

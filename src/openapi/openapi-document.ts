@@ -80,7 +80,7 @@ function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
     const facts = operation[ROUTE_FACTS_EXTENSION] as RouteFacts | undefined;
     if (!facts) continue;
     delete operation[ROUTE_FACTS_EXTENSION];
-    const { deprecation, stability, scopes, acceptsMergePatch } = facts;
+    const { deprecation, stability, scopes, acceptsMergePatch, uncounted } = facts;
     const content = operation.requestBody?.content;
     if (acceptsMergePatch && content?.['application/json']) {
       content['application/merge-patch+json'] = content['application/json'];
@@ -105,7 +105,12 @@ function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
         ),
       }));
     }
-    if (scopes) {
+    if (scopes?.length === 0) {
+      operation['x-required-scopes'] = scopes;
+      operation.description = [operation.description, 'Any valid key, whatever its scopes.']
+        .filter(Boolean)
+        .join(' ');
+    } else if (scopes) {
       operation['x-required-scopes'] = scopes;
       const [scope, ...alternatives] = scopes.map((name) => `\`${name}\``);
       operation.description = [
@@ -117,6 +122,14 @@ function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
       addHeaders(operation, (status) =>
         status === '403' ? { 'WWW-Authenticate': INSUFFICIENT_SCOPE } : undefined,
       );
+    }
+    if (uncounted) {
+      operation.description = [
+        operation.description,
+        'Not counted against the rate limits with a valid key (without one, the address pays as anywhere).',
+      ]
+        .filter(Boolean)
+        .join(' ');
     }
     if (stability) {
       operation['x-stability'] = stability;

@@ -29,6 +29,8 @@ import {
  */
 export class InMemoryOrderRepository extends OrderRepository {
   readonly pets = new Map<number, PetStatus>();
+  /** The organisation of each pet that is not organisation 1's: tests set them. */
+  readonly organizations = new Map<number, number>();
   /** Keys revoked: their placed orders lapse. */
   readonly revokedKeys = new Set<string>();
   private readonly rows: Order[] = [];
@@ -46,10 +48,15 @@ export class InMemoryOrderRepository extends OrderRepository {
       name: `Pet ${id}`,
       categoryId: 1,
       status,
+      organizationId: this.organizationOf(id),
       version: 1,
       createdAt: at,
       updatedAt: at,
     };
+  }
+
+  private organizationOf(petId: number): number {
+    return this.organizations.get(petId) ?? 1;
   }
 
   private changed(order: Order): OrderChange {
@@ -70,6 +77,7 @@ export class InMemoryOrderRepository extends OrderRepository {
       id: this.rows.length + 1,
       petId,
       owner,
+      organizationId: this.organizationOf(petId),
       status: 'placed',
       placedAt: this.now(),
       updatedAt: this.now(),
@@ -85,12 +93,13 @@ export class InMemoryOrderRepository extends OrderRepository {
     return this.rows.find((order) => order.id === id) ?? null;
   }
 
-  async findPage({ owner, status, petId, after = 0, limit }: OrderPageQuery): Promise<Order[]> {
+  async findPage(query: OrderPageQuery): Promise<Order[]> {
+    const { owner, organization, status, petId, after = 0, limit } = query;
     return this.rows
       .filter(
         (order) =>
           order.id > after &&
-          (owner === undefined || order.owner === owner) &&
+          (order.owner === owner || order.organizationId === organization) &&
           (status === undefined || order.status === status) &&
           (petId === undefined || order.petId === petId),
       )

@@ -5,7 +5,7 @@ import {
   PetUpdate,
 } from '../../src/pets/application/pet.repository';
 import { NewPet, Pet, PetId, PetPatch } from '../../src/pets/domain/pet';
-import { admits, VersionPrecondition } from '../../src/pets/domain/pet-version';
+import { admits, VersionPrecondition } from '../../src/common/versions';
 import { PetVersionMismatchError } from '../../src/pets/domain/pet.errors';
 
 /**
@@ -53,11 +53,12 @@ export class InMemoryPetRepository extends PetRepository {
 
   async update(
     id: PetId,
+    owner: number,
     patch: PetPatch,
     precondition: VersionPrecondition | undefined,
     rule: ChangeRule,
   ): Promise<PetUpdate | null> {
-    const row = this.allowed(id, precondition, rule);
+    const row = this.allowed(id, owner, precondition, rule);
     if (!row) return null;
     const next = { ...row, ...patch };
     const changed =
@@ -68,10 +69,11 @@ export class InMemoryPetRepository extends PetRepository {
 
   async remove(
     id: PetId,
+    owner: number,
     precondition: VersionPrecondition | undefined,
     rule: ChangeRule,
   ): Promise<Pet | null> {
-    const row = this.allowed(id, precondition, rule);
+    const row = this.allowed(id, owner, precondition, rule);
     if (!row) return null;
     Object.assign(row, { deleted: true, version: row.version + 1, updatedAt: this.now });
     return this.pet(row);
@@ -81,10 +83,18 @@ export class InMemoryPetRepository extends PetRepository {
     return this.rows.find((pet) => pet.id === id && !pet.deleted);
   }
 
-  /** The pet to change, if it exists, its version meets the precondition and the rule allows. */
-  private allowed(id: PetId, precondition: VersionPrecondition | undefined, rule: ChangeRule) {
+  /**
+   * The pet to change, if it exists among the owner's, its version meets the precondition and the
+   * rule allows.
+   */
+  private allowed(
+    id: PetId,
+    owner: number,
+    precondition: VersionPrecondition | undefined,
+    rule: ChangeRule,
+  ) {
     const row = this.live(id);
-    if (!row) return undefined;
+    if (!row || row.organizationId !== owner) return undefined;
     if (!admits(precondition, row.version)) throw new PetVersionMismatchError(id, row.version);
     rule(this.pet(row), { openOrder: this.openOrders.has(id) });
     return row;

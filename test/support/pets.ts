@@ -2,15 +2,23 @@
 export const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
- * A Pet as answered: the fields given, at `version`, with its read-only instants (any, as long as
- * they are instants).
+ * A Pet as answered: the fields given, of organisation 1 unless they say another (a key without
+ * an organisation creates there), at `version`, with its read-only instants (any, as long as they
+ * are instants).
  */
 export function petBody(
-  fields: { id?: number; name: string; categoryId: number; status: string },
+  fields: {
+    id?: number;
+    name: string;
+    categoryId: number;
+    status: string;
+    organizationId?: number;
+  },
   version = 1,
 ) {
   return {
     ...fields,
+    organizationId: fields.organizationId ?? 1,
     version,
     createdAt: expect.stringMatching(INSTANT),
     updatedAt: expect.stringMatching(INSTANT),
@@ -29,6 +37,7 @@ export async function addPet(
     name: string;
     categoryId: number;
     status: string;
+    organizationId: number;
     version: number;
     createdAt: string;
     updatedAt: string;

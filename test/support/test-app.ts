@@ -6,6 +6,7 @@ import { AppModule } from '../../src/app.module';
 import { configureApp, createFastifyAdapter } from '../../src/bootstrap';
 import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
 import { redisEnv } from './run-redis';
+import { DEFAULT_SCOPES } from '../../src/common/scopes';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -13,7 +14,12 @@ export interface TestApp {
   url: string;
   config: AppConfig;
   dataSource: DataSource;
-  /** Headers with a key of limits so high that tests which are not about limits never meet them. */
+  /**
+   * Headers with a key of limits so high that tests which are not about limits never meet them:
+   * a key of organisation 1's staff (the house, which owns the pets a key without an organisation
+   * creates) with the default scopes and `pets:manage`, so that it corrects and removes the pets
+   * it adds, as the store's own staff do.
+   */
   auth: Record<string, string>;
   /** Issues a key through the service itself, as the admin API does. */
   issueKey(
@@ -71,17 +77,19 @@ export async function startTestApp(
     url: `http://127.0.0.1:${address.port}`,
     config,
     dataSource: app.get(DataSource),
-    auth: (await issueKey()).auth,
+    auth: (await issueKey({ organizationId: '1', scopes: [...DEFAULT_SCOPES, 'pets:manage'] }))
+      .auth,
     issueKey,
     close: () => app.close(),
   };
 }
 
 /**
- * The tables a reset keeps: the applied migrations, the keys a spec issued once for all its tests,
+ * The tables a reset keeps: the applied migrations, the keys a spec issued once for all its tests
+ * and the organisations they belong to (organisation 1 among them, which the migrations create),
  * and the pet counts, which pets' own TRUNCATE trigger keeps right (CountPetsByStatus1795220000000).
  */
-const KEPT_TABLES = ['migrations', 'api_keys', 'pet_status_counts'];
+const KEPT_TABLES = ['migrations', 'api_keys', 'organizations', 'pet_status_counts'];
 
 /**
  * Empties every other table of the database, found in the catalogue rather than listed, so that

@@ -2,6 +2,7 @@ import { ApiKeyRecord } from './api-key';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { resolveOptions } from './api-keys.options';
 import { ApiKeys } from './api-keys.service';
+import { LocalKeyChangeBroadcast } from './key-change-broadcast';
 import { InMemoryApiKeyStore } from '@pet-adoption/api-keys/testing';
 
 /** A store whose look-ups wait until the test lets them answer. */
@@ -24,14 +25,22 @@ describe('ApiKeyAuthenticator', () => {
   const authorization = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
   const setUp = (store = new InMemoryApiKeyStore(), maxCacheEntries = 10_000) => {
     const options = resolveOptions({ keyPrefix: 'pet_test_', maxCacheEntries });
-    const authenticator = new ApiKeyAuthenticator(store, options);
+    const broadcast = new LocalKeyChangeBroadcast();
+    const authenticator = new ApiKeyAuthenticator(store, broadcast, options);
     let now = 1_000_000;
     authenticator.now = () => now;
-    const elsewhere = new ApiKeys(store, new ApiKeyAuthenticator(store, options), options);
+    // Another instance: its changes are not broadcast to this one.
+    const another = new LocalKeyChangeBroadcast();
+    const other = new ApiKeyAuthenticator(store, another, options);
+    other.now = () => now;
+    const elsewhere = new ApiKeys(store, other, another, options);
     return {
       store,
       authenticator,
-      keys: new ApiKeys(store, authenticator, options),
+      broadcast,
+      elsewhere,
+      other,
+      keys: new ApiKeys(store, authenticator, broadcast, options),
       /** Issues a key through another instance, which this one has never seen. */
       issueElsewhere: async () => (await elsewhere.issue({ name: 'a', plan: 'free' })).key,
       advance: (ms: number) => (now += ms),
@@ -182,5 +191,175 @@ describe('ApiKeyAuthenticator', () => {
     await authenticator.flushLastUsed();
     expect(recordUse).toHaveBeenCalledTimes(1);
     expect(store.records[0].lastUsedAt).toBeInstanceOf(Date);
+  });
+
+  describe('keys that expire, and rolls with an overlap', () => {
+    const atInstant = (store: InMemoryApiKeyStore, authenticator: ApiKeyAuthenticator) => {
+      let now = Date.now();
+      authenticator.now = () => now;
+      store.now = () => now;
+      return (ms: number) => (now += ms);
+    };
+
+    it('refuses a key from its expiresAt on, as expired, without a look-up', async () => {
+      const { store, authenticator, keys } = track(setUp());
+      const advance = atInstant(store, authenticator);
+      const { key } = await keys.issue({
+        name: 'a',
+        plan: 'free',
+        expiresAt: new Date(authenticator.now() + 500),
+      });
+      expect((await authenticator.authenticate(authorization(key))).ok).toBe(true);
+      advance(500);
+      expect(authenticator.authenticateNow(authorization(key))).toEqual({
+        ok: false,
+        reason: 'expired',
+      });
+      expect(store.lookUps).toBe(0);
+    });
+
+    it('lets the old secret work until the overlap ends, and the new one at once, here and on an instance that looks it up', async () => {
+      const { store, authenticator, keys, other } = track(setUp());
+      const advance = atInstant(store, authenticator);
+      other.now = authenticator.now;
+      const issued = await keys.issue({ name: 'a', plan: 'free' });
+      expect((await other.authenticate(authorization(issued.key))).ok).toBe(true);
+      const rolled = await keys.roll(issued.apiKey.id, 60);
+      expect(rolled.key).not.toBe(issued.key);
+      const overlapEnd = rolled.apiKey.previousSecretValidUntil!.getTime();
+      expect(overlapEnd - Date.now()).toBeGreaterThan(59_000);
+      expect(overlapEnd - Date.now()).toBeLessThanOrEqual(60_000);
+      // The other instance trusts its look-up of the old record until its trust expires.
+      advance(1_001);
+      for (const instance of [authenticator, other]) {
+        expect((await instance.authenticate(authorization(rolled.key))).ok).toBe(true);
+        expect((await instance.authenticate(authorization(issued.key))).ok).toBe(true);
+      }
+      advance(overlapEnd - authenticator.now());
+      for (const instance of [authenticator, other]) {
+        expect(await instance.authenticate(authorization(issued.key))).toEqual({
+          ok: false,
+          reason: 'replaced',
+        });
+        expect((await instance.authenticate(authorization(rolled.key))).ok).toBe(true);
+      }
+    });
+
+    it('refuses the old secret at once after a roll without overlap, on the instance that rolled it', async () => {
+      const { authenticator, keys } = track(setUp());
+      const issued = await keys.issue({ name: 'a', plan: 'free' });
+      expect((await authenticator.authenticate(authorization(issued.key))).ok).toBe(true);
+      const rolled = await keys.roll(issued.apiKey.id, 0);
+      expect((await authenticator.authenticate(authorization(issued.key))).ok).toBe(false);
+      expect((await authenticator.authenticate(authorization(rolled.key))).ok).toBe(true);
+    });
+
+    it('keeps two secrets at most: a second roll ends the first overlap at once', async () => {
+      const { authenticator, keys } = track(setUp());
+      const first = await keys.issue({ name: 'a', plan: 'free' });
+      const second = await keys.roll(first.apiKey.id, 3600);
+      const third = await keys.roll(first.apiKey.id, 3600);
+      expect((await authenticator.authenticate(authorization(first.key))).ok).toBe(false);
+      expect((await authenticator.authenticate(authorization(second.key))).ok).toBe(true);
+      expect((await authenticator.authenticate(authorization(third.key))).ok).toBe(true);
+    });
+
+    it('refuses an overlap out of bounds, and a roll of a revoked or unknown key', async () => {
+      const { keys } = track(setUp());
+      const { apiKey } = await keys.issue({ name: 'a', plan: 'free' });
+      for (const overlap of [-1, 604_801, 1.5, Number.NaN]) {
+        await expect(keys.roll(apiKey.id, overlap)).rejects.toThrow(
+          'overlapSeconds must be a whole number of seconds from 0 to 604800.',
+        );
+      }
+      await keys.revoke(apiKey.id);
+      await expect(keys.roll(apiKey.id, 0)).rejects.toThrow(
+        `No active API key with id ${apiKey.id}.`,
+      );
+      await expect(keys.roll('999', 0)).rejects.toThrow('No active API key with id 999.');
+    });
+
+    it('refuses to issue a key that expires in the past or more than two years ahead', async () => {
+      const { keys, authenticator } = track(setUp());
+      const now = authenticator.now();
+      const day = 86_400_000;
+      for (const expiresAt of [new Date(now), new Date(now + 731 * day + 1)]) {
+        await expect(keys.issue({ name: 'a', plan: 'free', expiresAt })).rejects.toThrow(
+          'expiresAt must be an instant in the future, at most 731 days away.',
+        );
+      }
+      for (const expiresAt of [new Date(now + 1), new Date(now + 731 * day)]) {
+        await expect(keys.issue({ name: 'a', plan: 'free', expiresAt })).resolves.toBeDefined();
+      }
+    });
+  });
+
+  describe('what every instance learns of changed keys', () => {
+    it('forgets a key another instance revoked when the change is broadcast, before its trust expires', async () => {
+      const { authenticator, broadcast, issueElsewhere, elsewhere } = track(setUp());
+      const key = await issueElsewhere();
+      expect((await authenticator.authenticate(authorization(key))).ok).toBe(true);
+      await authenticator.onModuleInit();
+      const [{ id }] = await elsewhere.list();
+      await elsewhere.revoke(id);
+      expect((await authenticator.authenticate(authorization(key))).ok).toBe(true);
+      await broadcast.publish({ keyId: id, secrets: [], ended: [] });
+      expect(await authenticator.authenticate(authorization(key))).toEqual({
+        ok: false,
+        reason: 'invalid',
+      });
+    });
+
+    it('knows the secrets a broadcast change names at once, without a look-up, and forgets those it ends', async () => {
+      const { authenticator, broadcast, store, elsewhere } = track(setUp());
+      await authenticator.onModuleInit();
+      const issued = await elsewhere.issue({ name: 'a', plan: 'free' });
+      expect(authenticator.isUnverified(authorization(issued.key))).toBe(true);
+      const hash = store.records[0].hash;
+      await broadcast.publish({
+        keyId: issued.apiKey.id,
+        secrets: [{ hash: hash.slice(0, 16), until: Infinity }],
+        ended: [],
+      });
+      expect(authenticator.isUnverified(authorization(issued.key))).toBe(false);
+      expect(store.lookUps).toBe(0);
+      await broadcast.publish({ keyId: issued.apiKey.id, secrets: [], ended: [hash.slice(0, 16)] });
+      expect(authenticator.isUnverified(authorization(issued.key))).toBe(true);
+    });
+
+    it('says every change of a key to the other instances: issued, rolled, revoked', async () => {
+      const { broadcast, keys } = track(setUp());
+      const heard: { keyId: string; secrets: number; ended: number }[] = [];
+      broadcast.subscribe(({ keyId, secrets, ended }) =>
+        heard.push({ keyId, secrets: secrets.length, ended: ended.length }),
+      );
+      const { apiKey } = await keys.issue({ name: 'a', plan: 'free' });
+      await keys.roll(apiKey.id, 60);
+      await keys.roll(apiKey.id, 0);
+      await keys.revoke(apiKey.id);
+      expect(heard).toEqual([
+        { keyId: apiKey.id, secrets: 1, ended: 0 },
+        { keyId: apiKey.id, secrets: 2, ended: 0 },
+        { keyId: apiKey.id, secrets: 1, ended: 1 },
+        { keyId: apiKey.id, secrets: 0, ended: 2 },
+      ]);
+    });
+
+    it('learns of keys issued and rolled elsewhere from the store at each refresh, and of revoked ones', async () => {
+      const { authenticator, elsewhere } = track(setUp());
+      await authenticator.onModuleInit();
+      const issued = await elsewhere.issue({ name: 'a', plan: 'free' });
+      expect(authenticator.isUnverified(authorization(issued.key))).toBe(true);
+      await authenticator.refreshKnownKeys(false);
+      expect(authenticator.isUnverified(authorization(issued.key))).toBe(false);
+      const rolled = await elsewhere.roll(issued.apiKey.id, 0);
+      expect(authenticator.isUnverified(authorization(rolled.key))).toBe(true);
+      await authenticator.refreshKnownKeys(false);
+      expect(authenticator.isUnverified(authorization(rolled.key))).toBe(false);
+      expect(authenticator.isUnverified(authorization(issued.key))).toBe(true);
+      await elsewhere.revoke(issued.apiKey.id);
+      await authenticator.refreshKnownKeys(false);
+      expect(authenticator.isUnverified(authorization(rolled.key))).toBe(true);
+    });
   });
 });

@@ -1,15 +1,22 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { ApiClient, ApiKeyRecord } from './api-key';
+import { ApiClient, ApiKeyRecord, credentialState, secretsOf } from './api-key';
 import { hashApiKey } from './api-key-secret';
-import { ApiKeyStore } from './api-key-store';
+import { ApiKeyStore, KeyHash } from './api-key-store';
+import { KeyChange, KeyChangeBroadcast } from './key-change-broadcast';
 import { API_KEYS_OPTIONS, ResolvedApiKeysOptions } from './api-keys.options';
 import { parseBearer } from './bearer';
 import { ExpiringCache } from './expiring-cache';
 import { KnownKeyHashes } from './known-key-hashes';
 import { enterpriseLimits } from './plans';
 
-export type Authentication =
-  { ok: true; client: ApiClient } | { ok: false; reason: 'missing' | 'malformed' | 'invalid' };
+/**
+ * Why a request is not authenticated: no or a malformed Authorization header, a key that opens
+ * nothing (unknown, revoked), a key past its `expiresAt`, or a secret a roll replaced whose overlap
+ * has ended.
+ */
+export type RefusalReason = 'missing' | 'malformed' | 'invalid' | 'expired' | 'replaced';
+
+export type Authentication = { ok: true; client: ApiClient } | { ok: false; reason: RefusalReason };
 
 /** Anything carrying request headers: a Fastify request, a Node request, a test double. */
 export interface RequestWithHeaders {
@@ -17,8 +24,10 @@ export interface RequestWithHeaders {
 }
 
 /** What a request's Authorization header holds: a refusal known at once, or a key's hash. */
-type Credential =
-  { kind: 'refused'; reason: 'missing' | 'malformed' | 'invalid' } | { kind: 'key'; hash: string };
+type Credential = { kind: 'refused'; reason: RefusalReason } | { kind: 'key'; hash: string };
+
+/** How far back each look at changed keys reaches before the last one's instant. */
+const CHANGES_LOOK_BACK_MS = 5_000;
 
 /** A key the store has answered for: trusted until `freshUntil`, then looked up again. */
 interface KnownKey {
@@ -30,7 +39,10 @@ interface KnownKey {
  * Tells who a request's API key belongs to.
  *
  * - A look-up is trusted for `cacheTtlMs`, so a request usually costs no database round trip and a
- *   revoked key is refused everywhere within that time. Keys the store knows and keys it does not
+ *   revoked key is refused everywhere within that time; every change of a key (issued, rolled,
+ *   revoked) is also broadcast (KeyChangeBroadcast), and each instance then forgets what it trusted
+ *   of the key and learns its secrets at once. A key's expiry, and the end of a roll's overlap,
+ *   are instants in its record: every instance refuses it from that instant on, without a look-up. Keys the store knows and keys it does not
  *   are remembered apart, each bounded: a flood of made-up keys only evicts made-up keys.
  * - A key once found stays known after its trust expires, so checking it again is not guessing:
  *   `isUnverified` is true only for a key this instance has never found (and does not remember as
@@ -55,16 +67,17 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   private readonly usedSinceFlush = new Set<string>();
   private readonly flushTimer: NodeJS.Timeout;
   private readonly existing = new KnownKeyHashes();
-  /** The greatest key id loaded into `existing`: the next refresh asks for greater ones. */
-  private lastLoadedId: string | null = null;
+  /** The store's instant of the last look at changed keys: the next asks for changes since. */
+  private changesSeen: Date | null = null;
   private refreshTimer?: NodeJS.Timeout;
   private reloadTimer?: NodeJS.Timeout;
   private refreshing?: Promise<void>;
-  /** The clock, replaceable in tests. */
+  /** The library's clock (keys' expiry, rolls' overlaps), replaceable in tests. */
   now: () => number = Date.now;
 
   constructor(
     private readonly store: ApiKeyStore,
+    private readonly changes: KeyChangeBroadcast,
     @Inject(API_KEYS_OPTIONS) private readonly options: ResolvedApiKeysOptions,
   ) {
     this.known = new ExpiringCache(options.maxCacheEntries);
@@ -90,8 +103,9 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   authenticateNow(request: RequestWithHeaders): Authentication | undefined {
     const credential = this.credentialOf(request);
     if (credential.kind === 'refused') return { ok: false, reason: credential.reason };
-    const remembered = this.remembered(credential.hash, this.now());
-    return remembered === undefined ? undefined : this.answer(remembered);
+    const now = this.now();
+    const remembered = this.remembered(credential.hash, now);
+    return remembered === undefined ? undefined : this.answer(credential.hash, remembered, now);
   }
 
   /**
@@ -106,13 +120,17 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
     return (
       this.known.get(credential.hash, now) === undefined &&
       this.unknown.get(credential.hash, now) === undefined &&
-      !this.existing.has(credential.hash)
+      !this.existing.has(credential.hash, now)
     );
   }
 
-  /** Loads the keys that exist, then keeps learning new ones (and reloads them all now and then). */
+  /**
+   * Loads the keys that exist, then keeps learning of changed ones (and reloads them all now and
+   * then), and hears of every change at once through the broadcast.
+   */
   async onModuleInit(): Promise<void> {
     const { knownKeysRefreshMs, knownKeysReloadMs } = this.options;
+    this.changes.subscribe((change) => this.changed(change));
     if (knownKeysRefreshMs <= 0) return;
     await this.refreshKnownKeys(true);
     this.refreshTimer = setInterval(
@@ -125,7 +143,9 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
     ).unref();
   }
 
-  /** Learns the keys issued since the last look (all of them, dropping revoked ones, on `reload`). */
+  /**
+   * Learns the keys issued, rolled or revoked since the last look (on `reload`, all of them afresh).
+   */
   refreshKnownKeys(reload: boolean): Promise<void> {
     this.refreshing ??= this.loadKnownKeys(reload)
       .catch((error: Error) =>
@@ -136,24 +156,54 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   }
 
   private async loadKnownKeys(reload: boolean): Promise<void> {
+    if (!reload) {
+      // Changes committed a little late (a transaction that began before the last look) are
+      // caught by looking back a few seconds each time: learning a change twice changes nothing.
+      const since = this.changesSeen && new Date(this.changesSeen.getTime() - CHANGES_LOOK_BACK_MS);
+      const { keys, until } = await this.store.changedSince(since);
+      for (const key of keys) this.learn(key);
+      this.changesSeen = until;
+      return;
+    }
+    const { until } = await this.store.changedSince(null);
     const page = 10_000;
-    let after = reload ? null : this.lastLoadedId;
-    const hashes: string[] = [];
+    let after: string | null = null;
+    const secrets: { hash: string; until: number }[] = [];
     for (;;) {
       const batch = await this.store.hashesAfter(after, page);
-      for (const key of batch) hashes.push(key.hash);
+      for (const key of batch) secrets.push(...secretsOf(key));
       if (batch.length > 0) after = batch[batch.length - 1].id;
       if (batch.length < page) break;
     }
-    if (reload) this.existing.replace(hashes);
-    else for (const hash of hashes) this.existing.add(hash);
-    if (after !== null) this.lastLoadedId = after;
+    this.existing.replace(secrets);
+    this.changesSeen ??= until;
   }
 
-  /** Remembers a key this instance has just issued, so its first use costs no look-up. */
+  /** What the set of known keys holds of a key as it now is (revoked: nothing). */
+  private learn(key: KeyHash): void {
+    for (const hash of [key.hash, key.previousHash]) if (hash) this.existing.remove(hash);
+    for (const secret of secretsOf(key)) this.existing.add(secret.hash, secret.until);
+    this.forget(key.id);
+  }
+
+  /**
+   * A key changed, here or on another instance: stop trusting what was remembered of it, and know
+   * its secrets as they now are, at once (no look-up: the change says them).
+   */
+  private changed({ keyId, secrets, ended }: KeyChange): void {
+    this.forget(keyId);
+    for (const hash of ended) this.existing.remove(hash);
+    for (const { hash, until } of secrets) this.existing.add(hash, until);
+  }
+
+  /** Remembers a key this instance has just issued or rolled, so its first use costs no look-up. */
   remember(record: ApiKeyRecord): void {
-    this.rememberAnswer(record.hash, record, this.now());
-    this.existing.add(record.hash);
+    this.forget(record.id);
+    const now = this.now();
+    for (const { hash, until } of secretsOf(record)) {
+      this.rememberAnswer(hash, record, now);
+      this.existing.add(hash, until);
+    }
   }
 
   /**
@@ -208,13 +258,18 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
 
   private async authenticateCredential(credential: Credential): Promise<Authentication> {
     if (credential.kind === 'refused') return { ok: false, reason: credential.reason };
-    return this.answer(await this.lookUp(credential.hash));
+    const record = await this.lookUp(credential.hash);
+    return this.answer(credential.hash, record, this.now());
   }
 
-  private answer(record: ApiKeyRecord | null): Authentication {
-    if (!record || record.revokedAt) return { ok: false, reason: 'invalid' };
-    this.usedSinceFlush.add(record.id);
-    return { ok: true, client: this.clientOf(record) };
+  private answer(hash: string, record: ApiKeyRecord | null, now: number): Authentication {
+    const state = record ? credentialState(record, hash, now) : 'unknown';
+    if (state !== 'valid') {
+      const reason = state === 'expired' || state === 'replaced' ? state : 'invalid';
+      return { ok: false, reason };
+    }
+    this.usedSinceFlush.add(record!.id);
+    return { ok: true, client: this.clientOf(record!) };
   }
 
   /** What this instance may answer for a key without asking the store; undefined: it must ask. */
@@ -271,6 +326,8 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
       plan: record.plan,
       limits,
       scopes: record.scopes,
+      organizationId: record.organizationId,
+      expiresAt: record.expiresAt,
     };
   }
 }

@@ -6,21 +6,42 @@ import { ApiKeyRecord, NewApiKeyRecord } from './api-key';
  */
 export abstract class ApiKeyStore {
   abstract insert(key: NewApiKeyRecord): Promise<ApiKeyRecord>;
+  /** The key whose current secret, or whose secret replaced by a roll, has this hash. */
   abstract findByHash(hash: string): Promise<ApiKeyRecord | null>;
-  abstract list(): Promise<ApiKeyRecord[]>;
+  abstract findById(id: string): Promise<ApiKeyRecord | null>;
+  /** Every key, or only those of one tenant, ascending by id. */
+  abstract list(organizationId?: string): Promise<ApiKeyRecord[]>;
   /** Marks the key revoked; false when there is no such key or it was already revoked. */
   abstract revoke(id: string, at: Date): Promise<boolean>;
+  /**
+   * Gives the key a new secret: `hash` and `prefix` become the current ones, and the current
+   * secret becomes the previous one, valid until `previousValidUntil` (which may be now: then it is
+   * kept only to be told apart as replaced). Any earlier previous secret is forgotten. Null when
+   * there is no such key, or it is revoked.
+   */
+  abstract roll(
+    id: string,
+    secret: { hash: string; prefix: string },
+    previousValidUntil: Date,
+  ): Promise<ApiKeyRecord | null>;
   /** Records that these keys were used at `at` (called in batches, not per request). */
   abstract recordUse(ids: string[], at: Date): Promise<void>;
   abstract count(): Promise<number>;
   /**
-   * The ids and hashes of keys not revoked whose id is greater than `afterId` (every key's when
-   * null), ascending by id, at most `limit`: what every instance holds to tell keys from guesses.
+   * The secrets of keys not revoked whose id is greater than `afterId` (every key's when null),
+   * ascending by id, at most `limit`: what every instance holds to tell keys from guesses.
    */
   abstract hashesAfter(afterId: string | null, limit: number): Promise<KeyHash[]>;
+  /**
+   * The keys issued, rolled or revoked since `since` (by the store's clock: `until` is the instant
+   * of this answer, to pass as the next `since`), revoked ones included, so that every instance
+   * learns of a change without reloading every key.
+   */
+  abstract changedSince(since: Date | null): Promise<{ keys: KeyHash[]; until: Date }>;
 }
 
-export interface KeyHash {
-  id: string;
-  hash: string;
-}
+/** What the set of known keys holds of a key: its secrets' hashes and until when each opens it. */
+export type KeyHash = Pick<
+  ApiKeyRecord,
+  'id' | 'hash' | 'previousHash' | 'previousHashExpiresAt' | 'expiresAt' | 'revokedAt'
+>;

@@ -1,3 +1,4 @@
+import { LocalKeyChangeBroadcast } from './key-change-broadcast';
 import { ExecutionContext, HttpException, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
@@ -38,10 +39,10 @@ describe('ApiKeyGuard', () => {
   beforeEach(async () => {
     store = new InMemoryApiKeyStore();
     const options = resolveOptions({ keyPrefix: 'pet_test_', cacheTtlMs: 2000 });
-    authenticator = new ApiKeyAuthenticator(store, options);
+    authenticator = new ApiKeyAuthenticator(store, new LocalKeyChangeBroadcast(), options);
     now = 1_000_000;
     authenticator.now = () => now;
-    keys = new ApiKeys(store, authenticator, options);
+    keys = new ApiKeys(store, authenticator, new LocalKeyChangeBroadcast(), options);
     guard = new ApiKeyGuard(authenticator, new Reflector());
     key = (await keys.issue({ name: 'shop', plan: 'pro' })).key;
   });
@@ -65,6 +66,8 @@ describe('ApiKeyGuard', () => {
     const { context, request } = contextFor(`Bearer ${key}`);
     await expect(guard.canActivate(context)).resolves.toBe(true);
     expect(getApiClient(request)).toEqual({
+      organizationId: null,
+      expiresAt: null,
       keyId: '1',
       name: 'shop',
       plan: 'pro',

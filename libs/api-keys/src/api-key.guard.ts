@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiClient } from './api-key';
-import { ApiKeyAuthenticator, Authentication } from './api-key-authenticator';
+import { ApiKeyAuthenticator, Authentication, RefusalReason } from './api-key-authenticator';
 import { ApiKeyErrorCode } from './api-key.errors';
 
 const ALLOW_ANONYMOUS = 'api-keys:allow-anonymous';
@@ -42,10 +42,13 @@ export const AuthenticatedClient = createParamDecorator((_: unknown, context: Ex
   getApiClient(context.switchToHttp().getRequest()),
 );
 
-const MESSAGES = {
+const MESSAGES: Record<RefusalReason, string> = {
   missing: 'An API key is required: send it as "Authorization: Bearer <API_KEY>".',
   malformed: 'The Authorization header must be "Bearer <API_KEY>".',
   invalid: 'The API key is not valid.',
+  expired: 'The API key has expired: ask for a new one.',
+  replaced:
+    'This secret of the API key was replaced by a roll and its overlap has ended: use the new secret.',
 };
 
 /** What a guard does with an authentication's result: a Fastify reply or a Node response. */

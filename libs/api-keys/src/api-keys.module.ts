@@ -5,6 +5,7 @@ import { ApiKeyStore } from './api-key-store';
 import { ApiKeyGuard } from './api-key.guard';
 import { API_KEYS_OPTIONS, ApiKeysOptions, resolveOptions } from './api-keys.options';
 import { ApiKeys } from './api-keys.service';
+import { KeyChangeBroadcast, LocalKeyChangeBroadcast } from './key-change-broadcast';
 import { ApiKeyOrmEntity } from './typeorm/api-key.orm-entity';
 import { TypeOrmApiKeyStore } from './typeorm/typeorm-api-key.store';
 
@@ -21,6 +22,11 @@ export interface ApiKeysAsyncOptions {
   useFactory: (...args: never[]) => ApiKeysOptions | Promise<ApiKeysOptions>;
   /** Where keys are kept; by default the `api_keys` table through TypeORM. */
   store?: ApiKeysStoreBinding;
+  /**
+   * How instances tell each other a key changed; by default no one else is told (one instance).
+   * Its providers may inject the options' `inject` tokens.
+   */
+  broadcast?: { useClass: Type<KeyChangeBroadcast>; imports?: ModuleMetadata['imports'] };
 }
 
 const TYPEORM_STORE: ApiKeysStoreBinding = {
@@ -43,6 +49,7 @@ export class ApiKeysModule {
     inject = [],
     useFactory,
     store = TYPEORM_STORE,
+    broadcast = { useClass: LocalKeyChangeBroadcast },
   }: ApiKeysAsyncOptions): DynamicModule {
     const providers: Provider[] = [
       {
@@ -51,6 +58,7 @@ export class ApiKeysModule {
         useFactory: async (...args: never[]) => resolveOptions(await useFactory(...args)),
       },
       { provide: ApiKeyStore, useClass: store.useClass },
+      { provide: KeyChangeBroadcast, useClass: broadcast.useClass },
       ApiKeyAuthenticator,
       ApiKeyGuard,
       ApiKeys,
@@ -58,7 +66,7 @@ export class ApiKeysModule {
     return {
       module: ApiKeysModule,
       global: true,
-      imports: [...imports, ...(store.imports ?? [])],
+      imports: [...imports, ...(store.imports ?? []), ...(broadcast.imports ?? [])],
       providers,
       exports: [ApiKeyAuthenticator, ApiKeyGuard, ApiKeys, ApiKeyStore],
     };

@@ -1,3 +1,4 @@
+import { LocalKeyChangeBroadcast } from './key-change-broadcast';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ApiKeyRequestError } from './api-key.errors';
 import { resolveOptions } from './api-keys.options';
@@ -20,8 +21,8 @@ describe('ApiKeys', () => {
       },
       scopes: { known: ['read', 'write', 'admin'], defaults: ['read', 'write'] },
     });
-    authenticator = new ApiKeyAuthenticator(store, options);
-    keys = new ApiKeys(store, authenticator, options);
+    authenticator = new ApiKeyAuthenticator(store, new LocalKeyChangeBroadcast(), options);
+    keys = new ApiKeys(store, authenticator, new LocalKeyChangeBroadcast(), options);
   });
   afterEach(() => authenticator.onModuleDestroy());
 
@@ -40,7 +41,12 @@ describe('ApiKeys', () => {
   });
 
   it("gives the plans the specification's limits by default", async () => {
-    const defaults = new ApiKeys(store, authenticator, resolveOptions({ keyPrefix: 'pet_live_' }));
+    const defaults = new ApiKeys(
+      store,
+      authenticator,
+      new LocalKeyChangeBroadcast(),
+      resolveOptions({ keyPrefix: 'pet_live_' }),
+    );
     const limitsOf = async (plan: 'free' | 'pro' | 'business') =>
       (await defaults.issue({ name: plan, plan })).apiKey.limits;
     expect(await limitsOf('free')).toEqual({ perMinute: 60, perDay: 1_000, openOrders: 5 });

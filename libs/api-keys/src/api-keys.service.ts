@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiKeyRecord } from './api-key';
+import { ApiKeyRecord, secretsOf } from './api-key';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { generateApiKey } from './api-key-secret';
 import { ApiKeyStore } from './api-key-store';
 import { ApiKeyRequestError } from './api-key.errors';
 import { API_KEYS_OPTIONS, ResolvedApiKeysOptions } from './api-keys.options';
+import { KeyChangeBroadcast, secretPrefix } from './key-change-broadcast';
 import { enterpriseLimits, isPlan, KeyLimits, Plan, PLANS, RateLimits } from './plans';
 
 export interface IssueApiKey {
@@ -13,6 +14,10 @@ export interface IssueApiKey {
   limits?: RateLimits;
   /** What the key may do; the configured defaults when not given. */
   scopes?: readonly string[];
+  /** The tenant the key belongs to; none when not given. */
+  organizationId?: string | null;
+  /** From this instant the key is refused; it never expires when not given. */
+  expiresAt?: Date | null;
 }
 
 /** An API key as shown to an administrator: never the hash. */
@@ -22,7 +27,11 @@ export interface ApiKeyView {
   plan: Plan;
   limits: KeyLimits;
   scopes: string[];
+  organizationId: string | null;
   prefix: string;
+  expiresAt: Date | null;
+  /** Until when the secret a roll replaced still works; null when no overlap is under way. */
+  previousSecretValidUntil: Date | null;
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
@@ -45,12 +54,16 @@ function keyNameProblem(name: unknown): string | null {
   return null;
 }
 
-/** The administration of keys: issue (the only time a key is seen), list and revoke. */
+/**
+ * The administration of keys: issue and roll (the only times a secret is seen), list, and revoke.
+ * Every change is known at once on this instance and broadcast to the others.
+ */
 @Injectable()
 export class ApiKeys {
   constructor(
     private readonly store: ApiKeyStore,
     private readonly authenticator: ApiKeyAuthenticator,
+    private readonly changes: KeyChangeBroadcast,
     @Inject(API_KEYS_OPTIONS) private readonly options: ResolvedApiKeysOptions,
   ) {}
 
@@ -62,15 +75,47 @@ export class ApiKeys {
       plan: request.plan,
       limits: request.plan === 'enterprise' ? request.limits! : null,
       scopes: [...(request.scopes ?? this.options.scopes.defaults)],
+      organizationId: request.organizationId ?? null,
+      expiresAt: request.expiresAt ?? null,
       prefix,
       hash,
     });
     this.authenticator.remember(record);
+    await this.announce(record);
     return { apiKey: this.view(record), key };
   }
 
-  async list(): Promise<ApiKeyView[]> {
-    return (await this.store.list()).map((record) => this.view(record));
+  /** Every key, or only those of one tenant, ascending by id; never a secret or its hash. */
+  async list(organizationId?: string): Promise<ApiKeyView[]> {
+    return (await this.store.list(organizationId)).map((record) => this.view(record));
+  }
+
+  /** The key with this id, revoked or not; null when there is none. */
+  async get(id: string): Promise<ApiKeyView | null> {
+    const record = await this.store.findById(id);
+    return record && this.view(record);
+  }
+
+  /**
+   * A new secret for the key, shown this once; the secret it replaces keeps working for
+   * `overlapSeconds` (0: not at all), so that clients can move to the new one without a refusal.
+   * A second roll within an overlap ends the first's at once: two secrets at most open a key.
+   */
+  async roll(id: string, overlapSeconds: number): Promise<{ apiKey: ApiKeyView; key: string }> {
+    const max = this.options.maxRollOverlapSeconds;
+    if (!Number.isSafeInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > max) {
+      throw new ApiKeyRequestError(
+        'validation_failed',
+        `overlapSeconds must be a whole number of seconds from 0 to ${max}.`,
+      );
+    }
+    const { key, prefix, hash } = generateApiKey(this.options.keyPrefix);
+    const until = new Date(this.authenticator.now() + overlapSeconds * 1000);
+    const record = await this.store.roll(id, { hash, prefix }, until);
+    if (!record) throw new ApiKeyRequestError('not_found', `No active API key with id ${id}.`);
+    this.authenticator.remember(record);
+    await this.announce(record);
+    return { apiKey: this.view(record), key };
   }
 
   async revoke(id: string): Promise<void> {
@@ -78,16 +123,32 @@ export class ApiKeys {
       throw new ApiKeyRequestError('not_found', `No active API key with id ${id}.`);
     }
     this.authenticator.forget(id);
+    const record = await this.store.findById(id);
+    if (record) await this.announce(record);
+  }
+
+  /** Tells every instance what the key's secrets now are (a revoked key's: none). */
+  private announce(record: ApiKeyRecord): Promise<void> {
+    const now = this.authenticator.now();
+    const secrets = secretsOf(record)
+      .filter(({ until }) => until > now)
+      .map(({ hash, until }) => ({ hash: secretPrefix(hash), until }));
+    const ended = [record.hash, record.previousHash]
+      .filter((hash): hash is string => hash !== null)
+      .map(secretPrefix)
+      .filter((prefix) => !secrets.some((secret) => secret.hash === prefix));
+    return this.changes.publish({ keyId: record.id, secrets, ended });
   }
 
   count(): Promise<number> {
     return this.store.count();
   }
 
-  private check({ name, plan, limits, scopes }: IssueApiKey): void {
+  private check({ name, plan, limits, scopes, expiresAt }: IssueApiKey): void {
     const nameProblem = keyNameProblem(name);
     if (nameProblem) throw new ApiKeyRequestError('validation_failed', `name ${nameProblem}.`);
     if (scopes !== undefined) this.checkScopes(scopes);
+    if (expiresAt) this.checkExpiry(expiresAt);
     if (!isPlan(plan)) {
       throw new ApiKeyRequestError('validation_failed', `plan must be one of ${PLANS.join(', ')}.`);
     }
@@ -124,6 +185,17 @@ export class ApiKeys {
     }
   }
 
+  private checkExpiry(expiresAt: Date): void {
+    const ahead = expiresAt.getTime() - this.authenticator.now();
+    const maxDays = Math.floor(this.options.maxLifetimeMs / 86_400_000);
+    if (!(ahead > 0) || ahead > this.options.maxLifetimeMs) {
+      throw new ApiKeyRequestError(
+        'validation_failed',
+        `expiresAt must be an instant in the future, at most ${maxDays} days away.`,
+      );
+    }
+  }
+
   private checkScopes(scopes: readonly string[]): void {
     const { known } = this.options.scopes;
     const problem = !Array.isArray(scopes)
@@ -143,7 +215,22 @@ export class ApiKeys {
       record.plan === 'enterprise'
         ? enterpriseLimits(record.limits!)
         : this.options.plans[record.plan];
-    const { id, name, plan, scopes, prefix, createdAt, revokedAt, lastUsedAt } = record;
-    return { id, name, plan, limits, scopes, prefix, createdAt, revokedAt, lastUsedAt };
+    const { id, name, plan, scopes, organizationId, prefix, expiresAt } = record;
+    const overlap = record.previousHashExpiresAt;
+    return {
+      id,
+      name,
+      plan,
+      limits,
+      scopes,
+      organizationId,
+      prefix,
+      expiresAt,
+      previousSecretValidUntil:
+        overlap && overlap.getTime() > this.authenticator.now() ? overlap : null,
+      createdAt: record.createdAt,
+      revokedAt: record.revokedAt,
+      lastUsedAt: record.lastUsedAt,
+    };
   }
 }

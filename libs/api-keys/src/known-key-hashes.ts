@@ -5,21 +5,28 @@ const prefixOf = (hash: string): bigint => BigInt(`0x${hash.slice(0, 16)}`);
 const MERGE_AFTER = 1_024;
 
 /**
- * The hash prefixes of every API key that exists, held by every instance (docs/adr/0023), so that
- * a key can be told from a guess without the database: a guess's 64-bit prefix is among a million
- * keys' with a chance of 1 in 18 billion billion / 1,000,000. A sorted `BigUint64Array`, searched
- * by halves: 8 bytes a key (8 MB at 1,000,000 keys), no object per key.
+ * The hash prefixes of every API key secret that opens a key, held by every instance (docs/adr/0023),
+ * so that a key can be told from a guess without the database: a guess's 64-bit prefix is among a
+ * million keys' with a chance of 1 in 18 billion billion / 1,000,000. A sorted `BigUint64Array`,
+ * searched by halves: 8 bytes a key (8 MB at 1,000,000 keys), no object per key.
+ *
+ * A secret that stops opening its key at a known instant (the key expires, or a roll's overlap
+ * ends) or already has (revoked, replaced) is kept apart with that instant, which overrides the
+ * array: such secrets are few, and the array is rebuilt only when the set is loaded whole again.
  */
 export class KnownKeyHashes {
   private sorted = new BigUint64Array(0);
   private readonly added = new Set<bigint>();
+  private readonly ending = new Map<bigint, number>();
 
   get size(): number {
-    return this.sorted.length + this.added.size;
+    return this.sorted.length + this.added.size + this.ending.size;
   }
 
-  has(hash: string): boolean {
+  has(hash: string, now = Date.now()): boolean {
     const prefix = prefixOf(hash);
+    const until = this.ending.get(prefix);
+    if (until !== undefined) return until > now;
     if (this.added.has(prefix)) return true;
     let low = 0;
     let high = this.sorted.length - 1;
@@ -33,16 +40,36 @@ export class KnownKeyHashes {
     return false;
   }
 
-  add(hash: string): void {
-    this.added.add(prefixOf(hash));
-    if (this.added.size >= MERGE_AFTER) this.replace([], true);
+  /** Adds a secret that opens its key until `until` (ms since the epoch; Infinity: for good). */
+  add(hash: string, until = Infinity): void {
+    const prefix = prefixOf(hash);
+    if (until !== Infinity || this.ending.has(prefix)) {
+      this.ending.set(prefix, until);
+      return;
+    }
+    this.added.add(prefix);
+    if (this.added.size >= MERGE_AFTER) this.merge();
   }
 
-  /** Replaces the set with these hashes (and, with `keepCurrent`, what it holds already). */
-  replace(hashes: Iterable<string>, keepCurrent = false): void {
-    const prefixes: bigint[] = keepCurrent ? [...this.sorted, ...this.added] : [];
-    for (const hash of hashes) prefixes.push(prefixOf(hash));
+  /** A secret that no longer opens its key (revoked, replaced). */
+  remove(hash: string): void {
+    this.ending.set(prefixOf(hash), 0);
+  }
+
+  /** Replaces the set with these secrets. */
+  replace(secrets: Iterable<{ hash: string; until: number }>): void {
+    const prefixes: bigint[] = [];
+    this.ending.clear();
+    this.added.clear();
+    for (const { hash, until } of secrets) {
+      if (until === Infinity) prefixes.push(prefixOf(hash));
+      else this.ending.set(prefixOf(hash), until);
+    }
     this.sorted = BigUint64Array.from(prefixes).sort();
+  }
+
+  private merge(): void {
+    this.sorted = BigUint64Array.from([...this.sorted, ...this.added]).sort();
     this.added.clear();
   }
 }

@@ -1,37 +1,84 @@
 import { ApiKeyRecord, NewApiKeyRecord } from '../src/api-key';
 import { ApiKeyStore, KeyHash } from '../src/api-key-store';
 
+const keyHashOf = ({
+  id,
+  hash,
+  previousHash,
+  previousHashExpiresAt,
+  expiresAt,
+  revokedAt,
+}: ApiKeyRecord): KeyHash => ({
+  id,
+  hash,
+  previousHash,
+  previousHashExpiresAt,
+  expiresAt,
+  revokedAt,
+});
+
 /** An ApiKeyStore in memory, for tests. Counts look-ups so tests can see the cache at work. */
 export class InMemoryApiKeyStore extends ApiKeyStore {
   readonly records: ApiKeyRecord[] = [];
+  /** When each key last changed, by its id: the store's clock is `now`. */
+  private readonly changed = new Map<string, number>();
   lookUps = 0;
+  now: () => number = Date.now;
 
   async insert(key: NewApiKeyRecord): Promise<ApiKeyRecord> {
-    const record = {
+    const record: ApiKeyRecord = {
       ...key,
       id: String(this.records.length + 1),
-      createdAt: new Date(),
+      previousHash: null,
+      previousHashExpiresAt: null,
+      createdAt: new Date(this.now()),
       revokedAt: null,
       lastUsedAt: null,
     };
     this.records.push(record);
+    this.changed.set(record.id, this.now());
     return { ...record };
   }
 
   async findByHash(hash: string): Promise<ApiKeyRecord | null> {
     this.lookUps++;
-    const record = this.records.find((r) => r.hash === hash);
+    const record = this.records.find((r) => r.hash === hash || r.previousHash === hash);
     return record ? { ...record } : null;
   }
 
-  async list(): Promise<ApiKeyRecord[]> {
-    return this.records.map((r) => ({ ...r }));
+  async findById(id: string): Promise<ApiKeyRecord | null> {
+    const record = this.records.find((r) => r.id === id);
+    return record ? { ...record } : null;
+  }
+
+  async list(organizationId?: string): Promise<ApiKeyRecord[]> {
+    return this.records
+      .filter((r) => organizationId === undefined || r.organizationId === organizationId)
+      .map((r) => ({ ...r }));
   }
 
   async revoke(id: string, at: Date): Promise<boolean> {
     const record = this.records.find((r) => r.id === id && !r.revokedAt);
-    if (record) record.revokedAt = at;
+    if (record) {
+      record.revokedAt = at;
+      this.changed.set(id, this.now());
+    }
     return record !== undefined;
+  }
+
+  async roll(
+    id: string,
+    secret: { hash: string; prefix: string },
+    previousValidUntil: Date,
+  ): Promise<ApiKeyRecord | null> {
+    const record = this.records.find((r) => r.id === id && !r.revokedAt);
+    if (!record) return null;
+    record.previousHash = record.hash;
+    record.previousHashExpiresAt = previousValidUntil;
+    record.hash = secret.hash;
+    record.prefix = secret.prefix;
+    this.changed.set(id, this.now());
+    return { ...record };
   }
 
   async recordUse(ids: string[], at: Date): Promise<void> {
@@ -46,6 +93,15 @@ export class InMemoryApiKeyStore extends ApiKeyStore {
     return this.records
       .filter((r) => !r.revokedAt && Number(r.id) > Number(afterId ?? 0))
       .slice(0, limit)
-      .map(({ id, hash }) => ({ id, hash }));
+      .map(keyHashOf);
+  }
+
+  async changedSince(since: Date | null): Promise<{ keys: KeyHash[]; until: Date }> {
+    const until = new Date(this.now());
+    if (since === null) return { keys: [], until };
+    const keys = this.records
+      .filter((r) => (this.changed.get(r.id) ?? 0) > since.getTime())
+      .map(keyHashOf);
+    return { keys, until };
   }
 }

@@ -1,5 +1,5 @@
-import { exhaustedWindow, HitRequest, HitResult, WindowStore } from './window-store';
-import { MINUTE_MS, windowsAt, windowStates } from './windows';
+import { exhaustedWindow, HitRequest, HitResult, WindowStore, WindowsNow } from './window-store';
+import { MINUTE_MS, RateLimits, windowsAt, windowStates } from './windows';
 
 interface Counter {
   count: number;
@@ -71,6 +71,18 @@ export class MemoryWindowStore extends WindowStore {
       const counter = this.counters.get(key);
       if (counter && counter.count > 0) counter.count--;
     }
+  }
+
+  async peek(subject: string, limits: RateLimits, now: number): Promise<WindowsNow> {
+    const { minute, day } = windowsAt(now);
+    const count = (key: string) => this.counters.get(key)?.count ?? 0;
+    const windows = windowStates(
+      now,
+      limits,
+      count(`${subject}|m|${minute.start}`),
+      count(`${subject}|d|${day.start}`),
+    );
+    return { windows, now };
   }
 
   /** Live counters and bans, for tests of the memory bound. */

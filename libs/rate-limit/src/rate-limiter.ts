@@ -7,7 +7,7 @@ import { rateLimitHeaders, secondsUntil } from './headers';
 import { RATE_LIMIT_OPTIONS, ResolvedRateLimitOptions } from './rate-limit.options';
 import { RateLimitSubject, UnverifiedSubject } from './rate-limit-subject.resolver';
 import { WindowStoreUnavailableError } from './resilient-window-store';
-import { HitResult, WindowStore } from './window-store';
+import { HitResult, WindowStore, WindowsNow } from './window-store';
 
 /** What the limiter writes its headers on: a Fastify reply, a Node response, a test double. */
 export interface RateLimitReply {
@@ -78,6 +78,19 @@ export class RateLimiter {
     }
     const result = await this.hit(subject ?? this.addressOf(request), reply);
     if (result.outcome !== 'admitted') this.refuse(result, reply);
+  }
+
+  /**
+   * The subject's windows as they stand, counting nothing: for a request that asks about its own
+   * budget, and costs none of it. 503 when the store cannot say in time.
+   */
+  async peek(subject: RateLimitSubject): Promise<WindowsNow> {
+    try {
+      return await this.windows.peek(subject.id, subject.limits, this.clock.now());
+    } catch (error) {
+      if (!(error instanceof WindowStoreUnavailableError)) throw error;
+      throw refusal('service_unavailable', 'Rate limiting is unavailable; retry later.', 503);
+    }
   }
 
   /**

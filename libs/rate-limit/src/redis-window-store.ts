@@ -1,6 +1,6 @@
 import type { Cluster, Redis } from 'ioredis';
-import { exhaustedWindow, HitRequest, HitResult, WindowStore } from './window-store';
-import { DAY_MS, MINUTE_MS, windowStates } from './windows';
+import { exhaustedWindow, HitRequest, HitResult, WindowStore, WindowsNow } from './window-store';
+import { DAY_MS, MINUTE_MS, RateLimits, windowStates } from './windows';
 
 /** Margin kept on key lifetimes so a counter never expires before its window ends. */
 const EXPIRY_MARGIN_MS = 5_000;
@@ -84,6 +84,16 @@ end
 return 1
 `;
 
+/** Reads both counters of the server's current windows, counting nothing. KEYS as HIT_SCRIPT's. */
+const PEEK_SCRIPT = `${SERVER_WINDOWS}
+local function count(key)
+  local value = redis.pcall('GET', key)
+  if type(value) ~= 'string' or not string.match(value, '^%d+$') then return 0 end
+  return tonumber(value)
+end
+return {count(KEYS[2] .. ':m:' .. minuteSuffix), count(KEYS[2] .. ':d:' .. daySuffix), now}
+`;
+
 /** A connection of any shape: one server (direct or found through Sentinel), or a Cluster. */
 export type RedisConnection = Redis | Cluster;
 
@@ -91,6 +101,7 @@ type HitCommand = (
   ...args: (string | number)[]
 ) => Promise<[number, number, number, number, number]>;
 type KeysCommand = (...keys: string[]) => Promise<number>;
+type PeekCommand = (...keys: string[]) => Promise<[number, number, number]>;
 
 /**
  * The windows in Redis, shared by every instance: exact across any number of them, on one
@@ -101,6 +112,7 @@ export class RedisWindowStore extends WindowStore {
   private readonly hitCommand: HitCommand;
   private readonly liftBanCommand: KeysCommand;
   private readonly releaseCommand: KeysCommand;
+  private readonly peekCommand: PeekCommand;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -110,14 +122,17 @@ export class RedisWindowStore extends WindowStore {
     redis.defineCommand('rateLimitHit', { numberOfKeys: 2, lua: HIT_SCRIPT });
     redis.defineCommand('rateLimitLiftBan', { numberOfKeys: 2, lua: LIFT_BAN_SCRIPT });
     redis.defineCommand('rateLimitRelease', { numberOfKeys: 2, lua: RELEASE_SCRIPT });
+    redis.defineCommand('rateLimitPeek', { numberOfKeys: 2, lua: PEEK_SCRIPT });
     const commands = redis as unknown as {
       rateLimitHit: HitCommand;
       rateLimitLiftBan: KeysCommand;
       rateLimitRelease: KeysCommand;
+      rateLimitPeek: PeekCommand;
     };
     this.hitCommand = commands.rateLimitHit.bind(redis);
     this.liftBanCommand = commands.rateLimitLiftBan.bind(redis);
     this.releaseCommand = commands.rateLimitRelease.bind(redis);
+    this.peekCommand = commands.rateLimitPeek.bind(redis);
   }
 
   async hit({ subject, limits, banThreshold, banMs }: HitRequest): Promise<HitResult> {
@@ -151,6 +166,11 @@ export class RedisWindowStore extends WindowStore {
 
   async release(subject: string): Promise<void> {
     await this.releaseCommand(...this.keysOf(subject));
+  }
+
+  async peek(subject: string, limits: RateLimits): Promise<WindowsNow> {
+    const [minuteCount, dayCount, now] = await this.peekCommand(...this.keysOf(subject));
+    return { windows: windowStates(now, limits, minuteCount, dayCount), now };
   }
 
   /**

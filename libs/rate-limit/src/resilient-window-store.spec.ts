@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ReplyError } from 'ioredis';
 import { ResilientWindowStore, WindowStoreUnavailableError } from './resilient-window-store';
-import { HitRequest, HitResult, WindowStore } from './window-store';
+import { HitRequest, HitResult, WindowStore, WindowsNow } from './window-store';
 
 /** A shared store that fails every call with the error the test gives it. */
 class FailingStore extends WindowStore {
@@ -18,6 +18,9 @@ class FailingStore extends WindowStore {
     return Promise.reject(this.error());
   }
   release(): Promise<void> {
+    return Promise.reject(this.error());
+  }
+  peek(): Promise<WindowsNow> {
     return Promise.reject(this.error());
   }
 }

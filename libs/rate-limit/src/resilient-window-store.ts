@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ReplyError } from 'ioredis';
-import { HitRequest, HitResult, WindowStore } from './window-store';
+import { HitRequest, HitResult, WindowStore, WindowsNow } from './window-store';
+import { RateLimits } from './windows';
 import { MemoryWindowStore } from './memory-window-store';
 
 /** The shared store cannot count this request; the client should retry after `retryAfterSeconds`. */
@@ -77,6 +78,10 @@ export class ResilientWindowStore extends WindowStore {
 
   async release(subject: string, now: number): Promise<void> {
     await this.call(now, (store) => store.release(subject, now));
+  }
+
+  peek(subject: string, limits: RateLimits, now: number): Promise<WindowsNow> {
+    return this.call(now, (store) => store.peek(subject, limits, now));
   }
 
   private async call<T>(now: number, operation: (store: WindowStore) => Promise<T>): Promise<T> {

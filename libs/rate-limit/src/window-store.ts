@@ -42,6 +42,17 @@ export abstract class WindowStore {
    * it compares the token, and a success must not stay counted). Never below zero.
    */
   abstract release(subject: string, now: number): Promise<void>;
+  /**
+   * The subject's windows as they stand, without counting anything: what a client may ask about
+   * its own budget at no cost. `now` as in a hit: a store with a clock of its own answers by it.
+   */
+  abstract peek(subject: string, limits: RateLimits, now: number): Promise<WindowsNow>;
+}
+
+/** Both windows of a subject at an instant (Unix ms: the store's, if it has a clock). */
+export interface WindowsNow {
+  windows: WindowState[];
+  now: number;
 }
 
 /** Which window a refused request exhausted: the one with nothing left (the day on a tie). */

@@ -87,6 +87,26 @@ export function windowStoreContract(
       expect(results.filter((r) => r.outcome === 'admitted')).toHaveLength(37);
     });
 
+    it('shows both windows as they stand, counting nothing', async () => {
+      const store = await create();
+      const s = subject();
+      const limits = { perMinute: 3, perDay: 10 };
+      const fresh = await store.peek(s, limits, now);
+      expect(fresh.windows.map((w) => [w.name, w.limit, w.remaining])).toEqual([
+        ['minute', 3, 3],
+        ['day', 10, 10],
+      ]);
+      await hit(store, s, limits);
+      await hit(store, s, limits);
+      for (let i = 0; i < 3; i++) {
+        const seen = await store.peek(s, limits, now);
+        expect(seen.windows.map((w) => w.remaining)).toEqual([1, 8]);
+        expect(seen.windows[0].resetAt).toBe(Math.floor(seen.now / 60_000) * 60 + 60);
+      }
+      expect((await hit(store, s, limits)).outcome).toBe('admitted');
+      expect((await hit(store, s, limits)).outcome).toBe('limited');
+    });
+
     it('gives back a released request in both windows, never below zero', async () => {
       const store = await create();
       const s = subject();

@@ -1,32 +1,24 @@
-import { SkipThrottle } from '@nestjs/throttler';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AllowAnonymous, ApiKeys, ApiKeyView } from '@pet-adoption/api-keys';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiKeys, ApiKeyView } from '@pet-adoption/api-keys';
 import {
   ApiErrorResponses,
   BODY_ERRORS,
 } from '../../platform/http/errors/api-error-responses.decorator';
 import { ApiError } from '../../platform/http/errors/api-error';
-import { AdminTokenGuard } from './admin-token.guard';
+import { AdminApi } from '../../platform/http/admin/admin-api.decorator';
 import { ApiKeyIdParamsDto } from './dto/api-key-id.params.dto';
 import { ApiKeyDto, IssuedApiKeyDto } from './dto/api-key.dto';
 import { IssueApiKeyDto } from './dto/issue-api-key.dto';
 import { Scope } from '../../common/scopes';
 import { KeyBans } from '../key-bans';
+import { instantOf } from '../../common/date-time';
+
+/** The foreign key of a key's organisation (StaffKeysOfTheHouse1795230200000). */
+const ORGANIZATION_OF_KEY = 'api_keys_organization_fk';
 
 /** The admin API for API keys: outside /v1, behind ADMIN_TOKEN instead of an API key. */
-@ApiTags('admin')
-@ApiBearerAuth('admin')
-@ApiErrorResponses(
-  'unauthorized',
-  'not_found',
-  'rate_limited',
-  'internal_error',
-  'service_unavailable',
-)
-@AllowAnonymous()
-@SkipThrottle()
-@UseGuards(AdminTokenGuard)
+@AdminApi()
 @Controller('admin/api-keys')
 export class AdminController {
   constructor(
@@ -43,18 +35,33 @@ export class AdminController {
   @ApiResponse({ status: 201, type: IssuedApiKeyDto })
   @ApiErrorResponses(...BODY_ERRORS)
   async issue(@Body() body: IssueApiKeyDto): Promise<IssuedApiKeyDto> {
-    const { apiKey, key } = await this.keys.issue({
-      ...body,
-      limits: body.limits && { ...body.limits },
-    });
+    const { organizationId, expiresAt } = body;
+    const { apiKey, key } = await this.keys
+      .issue({
+        ...body,
+        limits: body.limits && { ...body.limits },
+        organizationId: organizationId === undefined ? null : String(organizationId),
+        expiresAt: expiresAt === undefined ? null : instantOf(expiresAt),
+      })
+      .catch((error: unknown) => {
+        const { code, constraint } = error as { code?: string; constraint?: string };
+        if (code === '23503' && constraint === ORGANIZATION_OF_KEY) {
+          throw new ApiError(
+            'validation_failed',
+            `organizationId ${organizationId} names no organization: create it first (POST /admin/organizations).`,
+          );
+        }
+        throw error;
+      });
     const { id, name, plan, limits, prefix, createdAt } = apiKey;
-    const scopes = apiKey.scopes as Scope[];
     return {
       id: Number(id),
       name,
       plan,
       limits,
-      scopes,
+      scopes: apiKey.scopes as Scope[],
+      organizationId: apiKey.organizationId === null ? null : Number(apiKey.organizationId),
+      expiresAt: apiKey.expiresAt?.toISOString() ?? null,
       prefix,
       key,
       createdAt: createdAt.toISOString(),
@@ -105,10 +112,13 @@ export class AdminController {
       plan: key.plan,
       limits: key.limits,
       scopes: key.scopes as Scope[],
+      organizationId: key.organizationId === null ? null : Number(key.organizationId),
+      expiresAt: iso(key.expiresAt),
       prefix: key.prefix,
       createdAt: key.createdAt.toISOString(),
       revokedAt: iso(key.revokedAt),
       lastUsedAt: iso(key.lastUsedAt),
+      previousSecretValidUntil: iso(key.previousSecretValidUntil),
       bannedUntil: iso(bannedUntil),
     };
   }

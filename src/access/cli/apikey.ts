@@ -10,11 +10,14 @@ import { DataDirLock } from '../../platform/database/data-dir-lock';
 import { DatabaseModule } from '../../platform/database/database.module';
 import { migrations } from '../../migrations';
 import { DEFAULT_SCOPES, SCOPES } from '../../common/scopes';
+import { dateTimeProblem, instantOf } from '../../common/date-time';
 
 const USAGE = `Manage API keys in the configured database (DATABASE_URL, or the embedded one in DATA_DIR).
 
   npm run apikey -- issue --name <name> --plan <${PLANS.join('|')}> [--per-minute N --per-day N [--open-orders N]]
       [--scopes ${SCOPES.join(',')}]   (default: ${DEFAULT_SCOPES.join(',')})
+      [--organization <id>]   (a staff key of that organisation; none: an adopter's or integrator's key)
+      [--expires <date-time>]   (RFC 3339, at most two years away: refused from then on)
   npm run apikey -- list
   npm run apikey -- revoke <id>
 
@@ -45,6 +48,8 @@ async function run(argv: string[]): Promise<string> {
       'per-day': { type: 'string' },
       'open-orders': { type: 'string' },
       scopes: { type: 'string' },
+      organization: { type: 'string' },
+      expires: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -76,12 +81,22 @@ async function run(argv: string[]): Promise<string> {
               ? {}
               : { openOrders: Number(values['open-orders']) }),
           };
+    const expires = values.expires;
+    if (expires !== undefined && dateTimeProblem(expires)) {
+      throw new Error(`--expires ${dateTimeProblem(expires)}.`);
+    }
+    const organization = values.organization;
+    if (organization !== undefined && !/^[1-9][0-9]{0,15}$/.test(organization)) {
+      throw new Error('--organization must be the id of an organisation, such as 2.');
+    }
     const { apiKey, key } = await keys.issue({
       name: values.name!,
       plan: values.plan as never,
       limits,
       // Checked by the library: an unknown, repeated or empty scope is refused with its reason.
       scopes: values.scopes?.split(',').map((scope) => scope.trim()),
+      organizationId: organization ?? null,
+      expiresAt: expires === undefined ? null : instantOf(expires),
     });
     return `${JSON.stringify({ ...apiKey, key }, null, 2)}\n\nThe key is shown this once only: store it now.`;
   } finally {

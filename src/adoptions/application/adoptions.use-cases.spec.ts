@@ -11,6 +11,7 @@ import {
   InvalidTransitionError,
   OpenOrderLimitError,
   OrderedPetNotFoundError,
+  NotTheShelterError,
   OrderNotFoundError,
   PetNotAvailableError,
 } from '../domain/order.errors';
@@ -24,10 +25,25 @@ const customer: OrderPlacer = {
   keyId: '1',
   scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
   openOrderLimit: 5,
+  organizationId: null,
 };
 const neighbour: OrderPlacer = { ...customer, keyId: '2' };
-const shelter: OrderPlacer = { keyId: '3', scopes: ['orders:manage'], openOrderLimit: 5 };
-const reader: OrderPlacer = { keyId: '4', scopes: ['pets:read'], openOrderLimit: 5 };
+/** Staff of organisation 1, which owns the pets unless a test gives one to another. */
+const shelter: OrderPlacer = {
+  keyId: '3',
+  scopes: ['orders:manage'],
+  organizationId: 1,
+  openOrderLimit: 5,
+};
+/** Staff of organisation 2, and a key that manages orders but belongs to no organisation. */
+const otherShelter: OrderPlacer = { ...shelter, keyId: '5', organizationId: 2 };
+const noShelter: OrderPlacer = { ...shelter, keyId: '6', organizationId: null };
+const reader: OrderPlacer = {
+  keyId: '4',
+  scopes: ['pets:read'],
+  organizationId: null,
+  openOrderLimit: 5,
+};
 
 describe('the store use cases', () => {
   let orders: InMemoryOrderRepository;
@@ -137,12 +153,41 @@ describe('the store use cases', () => {
       await place.execute(neighbour, 2);
     });
 
-    it("shows a key its own orders only, and a manager everyone's", async () => {
+    it("shows a key its own orders only, and a manager its organisation's pets'", async () => {
       const list = new ListOrders(orders);
       expect((await list.execute(customer, {})).orders.map((o) => o.id)).toEqual([1]);
       expect((await list.execute(neighbour, {})).orders.map((o) => o.id)).toEqual([2]);
       expect((await list.execute(shelter, {})).orders.map((o) => o.id)).toEqual([1, 2]);
+      expect((await list.execute(otherShelter, {})).orders).toEqual([]);
+      expect((await list.execute(noShelter, {})).orders).toEqual([]);
       await expect(list.execute(reader, {})).rejects.toThrow(InsufficientScopeError);
+    });
+
+    it("splits the orders between organisations by their pets', and shows a manager its own orders too", async () => {
+      orders.pets.set(3, 'available').set(4, 'available');
+      orders.organizations.set(3, 2);
+      await place.execute(customer, 3);
+      await place.execute({ ...otherShelter, scopes: ['orders:write', 'orders:manage'] }, 4);
+      const list = new ListOrders(orders);
+      expect((await list.execute(shelter, {})).orders.map((o) => o.id)).toEqual([1, 2, 4]);
+      expect((await list.execute(otherShelter, {})).orders.map((o) => o.id)).toEqual([3, 4]);
+      const get = new GetOrder(orders);
+      await expect(get.execute(shelter, 3)).rejects.toThrow(new OrderNotFoundError(3));
+      expect(await get.execute(otherShelter, 3)).toMatchObject({ id: 3, organizationId: 2 });
+      await expect(update.execute(shelter, 3, 'approved')).rejects.toThrow(OrderNotFoundError);
+      await expect(update.execute(otherShelter, 1, 'cancelled')).rejects.toThrow(
+        OrderNotFoundError,
+      );
+      expect((await update.execute(otherShelter, 3, 'approved')).status).toBe('approved');
+      // Its own order for another organisation's pet: a manager may cancel it, not approve it.
+      await expect(
+        update.execute(
+          { ...otherShelter, scopes: ['orders:write', 'orders:manage'] },
+          4,
+          'approved',
+        ),
+      ).rejects.toThrow(NotTheShelterError);
+      expect((await update.execute(otherShelter, 4, 'cancelled')).status).toBe('cancelled');
     });
 
     it('pages by id, with a cursor only when more match', async () => {
@@ -159,6 +204,7 @@ describe('the store use cases', () => {
       expect(await get.execute(customer, 1)).toMatchObject({ id: 1, petId: 1 });
       await expect(get.execute(customer, 2)).rejects.toThrow(new OrderNotFoundError(2));
       expect(await get.execute(shelter, 2)).toMatchObject({ id: 2 });
+      await expect(get.execute(noShelter, 2)).rejects.toThrow(new OrderNotFoundError(2));
     });
   });
 
@@ -192,13 +238,14 @@ describe('the store use cases', () => {
       const key = { scope: 'key:1', key: 'retry-1' };
       const { order } = await place.execute(customer, 1, key);
       await place.execute(customer, 1, key);
-      const { owner, ...answered } = order;
-      expect(owner).toBe('1');
+      const { owner, organizationId, ...answered } = order;
+      expect([owner, organizationId]).toEqual(['1', 1]);
       expect(events.recorded).toEqual([
-        { type: 'order.placed', data: answered, owner: '1' },
+        { type: 'order.placed', data: answered, owner: '1', organization: 1 },
         {
           type: 'pet.updated',
           data: expect.objectContaining({ id: 1, name: 'Pet 1', categoryId: 1, status: 'pending' }),
+          organization: 1,
         },
       ]);
       expect(answered).toMatchObject({ id, ...placedWithoutId });

@@ -10,6 +10,7 @@ const customer: OrderPlacer = {
   keyId: '1',
   scopes: ['orders:read', 'orders:write'],
   openOrderLimit: 5,
+  organizationId: null,
 };
 
 describe('CancelLapsedOrders', () => {
@@ -33,7 +34,7 @@ describe('CancelLapsedOrders', () => {
     await place.execute(customer, 2);
     const approved = (await place.execute(customer, 3)).order;
     await new UpdateOrder(orders, events, events.transactions).execute(
-      { keyId: '9', scopes: ['orders:manage'] },
+      { keyId: '9', scopes: ['orders:manage'], organizationId: 1 },
       approved.id,
       'approved',
     );
@@ -76,8 +77,13 @@ describe('CancelLapsedOrders', () => {
         type: 'order.cancelled',
         data: expect.objectContaining({ id: mine.id, cancelReason: 'key_revoked' }),
         owner: '1',
+        organization: 1,
       },
-      { type: 'pet.updated', data: expect.objectContaining({ id: 1, status: 'available' }) },
+      {
+        type: 'pet.updated',
+        data: expect.objectContaining({ id: 1, status: 'available' }),
+        organization: 1,
+      },
     ]);
     expect(events.recorded[2].data).not.toHaveProperty('owner');
   });

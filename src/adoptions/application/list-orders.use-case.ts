@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { checkScope } from '../../common/scopes';
-import { managesOrders, Order, OrderId, OrderStatus, Requester } from '../domain/order';
+import { managedOrganization, Order, OrderId, OrderStatus, Requester } from '../domain/order';
 import { DEFAULT_PAGE_SIZE, keysetPage } from '../../common/paging';
 import { OrderRepository } from './order.repository';
 
@@ -26,8 +26,15 @@ export class ListOrders {
     { status, petId, after, limit = DEFAULT_PAGE_SIZE }: ListOrdersQuery,
   ): Promise<OrderPage> {
     checkScope(['orders:read', 'orders:manage'], requester.scopes);
-    const owner = managesOrders(requester) ? undefined : requester.keyId;
-    const rows = await this.orders.findPage({ owner, status, petId, after, limit: limit + 1 });
+    // Its own orders, and those of its organisation's pets if it manages them.
+    const rows = await this.orders.findPage({
+      owner: requester.keyId,
+      organization: managedOrganization(requester) ?? undefined,
+      status,
+      petId,
+      after,
+      limit: limit + 1,
+    });
     const { items: orders, nextAfter } = keysetPage(rows, limit);
     return { orders, nextAfter };
   }

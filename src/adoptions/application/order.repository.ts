@@ -1,8 +1,10 @@
 import { CancelReason, Order, OrderChange, OrderId, OrderStatus } from '../domain/order';
 
 export interface OrderPageQuery {
-  /** Only this key's orders; every key's when absent. */
-  owner?: string;
+  /** This key's orders. */
+  owner: string;
+  /** ...and, when given, the orders for this organisation's pets too. */
+  organization?: number;
   status?: OrderStatus;
   petId?: number;
   /** Only orders whose id is greater than this (keyset pagination). */
@@ -39,7 +41,7 @@ export abstract class OrderRepository {
 
   /**
    * Cancels up to `batch` `placed` orders that lapsed for `reason` (`expired`: past their hold;
-   * `key_revoked`: their key is revoked), freeing their pets in the same transaction; never one
+   * `key_revoked`: their key is revoked, or expired), freeing their pets in the same transaction; never one
    * that another call is cancelling. Returns the cancelled orders, each with its pet.
    */
   abstract cancelLapsed(reason: LapseReason, batch: number): Promise<OrderChange[]>;

@@ -5,6 +5,7 @@ import { Transactions } from '../../common/transactions';
 import {
   eventsOf,
   isVisibleTo,
+  mayMove,
   move,
   Order,
   OrderId,
@@ -12,7 +13,7 @@ import {
   scopesToMoveTo,
   TargetStatus,
 } from '../domain/order';
-import { OrderNotFoundError } from '../domain/order.errors';
+import { NotTheShelterError, OrderNotFoundError } from '../domain/order.errors';
 import { OrderRepository } from './order.repository';
 
 @Injectable()
@@ -29,6 +30,7 @@ export class UpdateOrder {
     const moved = await this.transactions.run(async () => {
       const change = await this.orders.changeStatus(id, (order) => {
         if (!isVisibleTo(order, requester)) throw new OrderNotFoundError(id);
+        if (!mayMove(order, requester, to)) throw new NotTheShelterError(id);
         return move(order, to);
       });
       if (change) await this.events.record(eventsOf(change));

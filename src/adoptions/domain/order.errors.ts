@@ -44,3 +44,14 @@ export class InvalidTransitionError extends DomainError {
     super(`Order ${id} is ${from}: it cannot become ${to}.`);
   }
 }
+
+/** An order's own key asked to approve or deliver it: only the shelter whose pet it is does. */
+export class NotTheShelterError extends DomainError {
+  readonly code = 'forbidden';
+
+  constructor(id: number) {
+    super(
+      `Order ${id} can be approved or delivered only by the staff of the organisation whose pet it is; its own key may cancel it.`,
+    );
+  }
+}

@@ -1,6 +1,7 @@
 import {
   canMove,
   isVisibleTo,
+  managedOrganization,
   move,
   ORDER_STATUSES,
   OrderStatus,
@@ -59,10 +60,28 @@ describe('the order lifecycle', () => {
     expect(scopesToMoveTo('delivered')).toEqual(['orders:manage']);
   });
 
-  it('shows an order to its own key, and to a key that manages orders, to no one else', () => {
-    const order = { owner: '1' };
-    expect(isVisibleTo(order, { keyId: '1', scopes: ['orders:read'] })).toBe(true);
-    expect(isVisibleTo(order, { keyId: '2', scopes: ['orders:read', 'orders:write'] })).toBe(false);
-    expect(isVisibleTo(order, { keyId: '2', scopes: ['orders:manage'] })).toBe(true);
+  it("shows an order to its own key, and to the staff managing its pet's organisation's orders, to no one else", () => {
+    const order = { owner: '1', organizationId: 7 };
+    const seen = (keyId: string, scopes: string[], organizationId: number | null) =>
+      isVisibleTo(order, { keyId, scopes, organizationId });
+    expect(seen('1', ['orders:read'], null)).toBe(true);
+    expect(seen('1', ['orders:write'], 8)).toBe(true);
+    expect(seen('2', ['orders:read', 'orders:write'], null)).toBe(false);
+    expect(seen('2', ['orders:manage'], 7)).toBe(true);
+    expect(seen('2', ['orders:read', 'orders:write'], 7)).toBe(false);
+    expect(seen('2', ['orders:manage'], 8)).toBe(false);
+    expect(seen('2', ['orders:manage'], null)).toBe(false);
+  });
+
+  it('gives a key the orders of its own organisation to manage, and none without one', () => {
+    expect(managedOrganization({ keyId: '1', scopes: ['orders:manage'], organizationId: 7 })).toBe(
+      7,
+    );
+    expect(
+      managedOrganization({ keyId: '1', scopes: ['orders:manage'], organizationId: null }),
+    ).toBeNull();
+    expect(
+      managedOrganization({ keyId: '1', scopes: ['orders:read'], organizationId: 7 }),
+    ).toBeNull();
   });
 });

@@ -37,7 +37,8 @@ export const ORDERABLE_PET_STATUS: PetStatus = 'available';
 
 /**
  * Why an order was cancelled: by a client (`requested`), because it stayed `placed` past its
- * `expiresAt` (`expired`), or because its key was revoked while it was `placed` (`key_revoked`).
+ * `expiresAt` (`expired`), or because its key was revoked, or expired, while it was `placed`
+ * (`key_revoked`).
  */
 export const CANCEL_REASONS = ['requested', 'expired', 'key_revoked'] as const;
 export type CancelReason = (typeof CANCEL_REASONS)[number];
@@ -53,8 +54,10 @@ export const MAX_ORDER_ID: OrderId = Number.MAX_SAFE_INTEGER;
 export interface Order {
   readonly id: OrderId;
   readonly petId: number;
-  /** The API key that placed it: only that key, or one with `orders:manage`, sees it. */
+  /** The API key that placed it: that key sees it, as do the staff managing its pet's orders. */
   readonly owner: string;
+  /** The organisation whose pet it is: its staff with `orders:manage` manage it. */
+  readonly organizationId: number;
   readonly status: OrderStatus;
   /** Instants as RFC 3339 text in UTC, as they are answered: nothing here computes with them. */
   readonly placedAt: string;
@@ -66,7 +69,7 @@ export interface Order {
 }
 
 /** An order as the API answers it (GET /v1/store/orders/{orderId}): all but whose it is. */
-export type OrderPayload = Omit<Order, 'owner'>;
+export type OrderPayload = Omit<Order, 'owner' | 'organizationId'>;
 
 export function orderPayload({
   id,
@@ -88,18 +91,20 @@ export interface OrderChange {
 
 /**
  * What a change of an order records: the order's event (`order.<its status>`), readable by its
- * key and by those managing orders, then `pet.updated` when the order moved its pet's status:
- * every change but approval, which keeps the pet `pending`.
+ * key and by the staff managing its pet's organisation's orders, then `pet.updated` when the
+ * order moved its pet's status: every change but approval, which keeps the pet `pending`.
  */
 export function eventsOf({ order, pet }: OrderChange): NewEvent[] {
+  const organization = order.organizationId;
   const orderEvent: NewEvent = {
     type: `order.${order.status}`,
     data: orderPayload(order),
     owner: order.owner,
+    organization,
   };
   return order.status === 'approved'
     ? [orderEvent]
-    : [orderEvent, { type: 'pet.updated', data: pet }];
+    : [orderEvent, { type: 'pet.updated', data: pet, organization }];
 }
 
 /**
@@ -145,7 +150,7 @@ export function move(order: Pick<Order, 'id' | 'status'>, to: OrderStatus): Orde
 
 /**
  * The scopes that each allow moving an order to `to`: a client cancels its own order; approving
- * and delivering are the shelter's (`orders:manage`), which may also cancel any order.
+ * and delivering are the shelter's (`orders:manage`), which may also cancel the orders of its pets.
  */
 export function scopesToMoveTo(to: TargetStatus): readonly Scope[] {
   return to === 'cancelled' ? ['orders:write', 'orders:manage'] : ['orders:manage'];
@@ -154,12 +159,35 @@ export function scopesToMoveTo(to: TargetStatus): readonly Scope[] {
 /** Moved to the shared kernel, where every feature finds it; re-exported for the store's code. */
 export type { Requester } from '../../common/requester';
 
-/** Whether a requester sees every key's orders, rather than only its own. */
-export function managesOrders(requester: Requester): boolean {
-  return requester.scopes.includes('orders:manage');
+/**
+ * The organisation whose pets' orders a requester manages: its own, with `orders:manage`. A key
+ * without an organisation manages none, whatever its scopes.
+ */
+export function managedOrganization(requester: Requester): number | null {
+  return requester.scopes.includes('orders:manage') ? requester.organizationId : null;
 }
 
-/** An order exists for a requester only if it is theirs, or they manage orders. */
-export function isVisibleTo(order: Pick<Order, 'owner'>, requester: Requester): boolean {
-  return managesOrders(requester) || order.owner === requester.keyId;
+/**
+ * Whether a requester may move the order to `to`: the staff managing its pet's organisation's
+ * orders to any status; its own key only to `cancelled` (approving and delivering are the
+ * shelter's, even for a key that manages another organisation's orders).
+ */
+export function mayMove(
+  order: Pick<Order, 'organizationId'>,
+  requester: Requester,
+  to: TargetStatus,
+): boolean {
+  return to === 'cancelled' || managedOrganization(requester) === order.organizationId;
+}
+
+/**
+ * An order exists for a requester only if it is theirs, or they manage the orders of its pet's
+ * organisation: another's is a 404, as if it did not exist.
+ */
+export function isVisibleTo(
+  order: Pick<Order, 'owner' | 'organizationId'>,
+  requester: Requester,
+): boolean {
+  const managed = managedOrganization(requester);
+  return order.owner === requester.keyId || (managed !== null && managed === order.organizationId);
 }

@@ -25,15 +25,14 @@ import { GetOrder } from '../application/get-order.use-case';
 import { ListOrders } from '../application/list-orders.use-case';
 import { PlaceOrder } from '../application/place-order.use-case';
 import { UpdateOrder } from '../application/update-order.use-case';
-import { MAX_ORDER_ID, Requester } from '../domain/order';
+import { MAX_ORDER_ID } from '../domain/order';
 import { InventoryDto } from './dto/inventory.dto';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { NewOrderDto } from './dto/new-order.dto';
 import { OrderIdParamsDto, orderIdOf } from './dto/order-id.params.dto';
 import { OrderUpdateDto } from './dto/order-update.dto';
 import { OrderDto } from './dto/order.dto';
-
-const requesterOf = ({ keyId, scopes }: ApiClient): Requester => ({ keyId, scopes });
+import { requesterOf } from '../../platform/http/request/requester';
 
 /** Beyond every id there can be: filters and cursors past it match nothing, as past any id. */
 const clamped = (text: string) => Math.min(Number(text), MAX_ORDER_ID + 1);

@@ -5,6 +5,7 @@ export interface OrderRow {
   id: string;
   petId: string;
   ownerKeyId: string;
+  organizationId: string;
   status: string;
   placedAt: string;
   updatedAt: string;
@@ -34,6 +35,7 @@ export const OrderMapper = {
       id: Number(row.id),
       petId: Number(row.petId),
       owner: row.ownerKeyId,
+      organizationId: Number(row.organizationId),
       status: row.status,
       placedAt: row.placedAt,
       updatedAt: row.updatedAt,

@@ -23,7 +23,8 @@ import {
 import { OrderChangeRow, OrderMapper, OrderRow } from './order.mapper';
 
 // The hot statements, as fixed text: a request builds no SQL (docs/adr/0008).
-const COLUMNS = `id, pet_id AS "petId", owner_key_id AS "ownerKeyId", status,
+const COLUMNS = `id, pet_id AS "petId", owner_key_id AS "ownerKeyId",
+  organization_id AS "organizationId", status,
   ${sqlInstant('placed_at')} AS "placedAt", ${sqlInstant('updated_at')} AS "updatedAt",
   ${sqlInstant('expires_at')} AS "expiresAt", cancel_reason AS "cancelReason"`;
 
@@ -53,10 +54,10 @@ const PLACE: SqlStatement = {
             WHERE id = $1 AND status = $2 AND deleted_at IS NULL
               AND (SELECT count(*) FROM orders
                     WHERE owner_key_id = $4 AND status IN ('placed', 'approved')) < $5
-           RETURNING id, ${petPayloadJson('pets')} AS "payload"
+           RETURNING id, organization_id, ${petPayloadJson('pets')} AS "payload"
          ), "order" AS (
-           INSERT INTO orders (pet_id, owner_key_id, status, expires_at)
-           SELECT id, $4, 'placed', now() + make_interval(secs => $6) FROM "pet"
+           INSERT INTO orders (pet_id, owner_key_id, organization_id, status, expires_at)
+           SELECT id, $4, organization_id, 'placed', now() + make_interval(secs => $6) FROM "pet"
            RETURNING ${COLUMNS}
          )
          SELECT "order".*, "pet"."payload" AS "pet" FROM "order", "pet"`,
@@ -85,20 +86,38 @@ const MOVE: SqlStatement = {
          )
          SELECT "order".*, "pet"."payload" AS "pet" FROM "order", "pet"`,
 };
-// A page: the status filter as a nullable parameter, the owner and the pet as separate statements,
-// so that each uses its index: the pet's when one is named, else the owner's (or the primary key).
-const page = (name: string, where: string): SqlStatement => ({
-  name,
-  text: `SELECT ${COLUMNS} FROM orders
-         WHERE ($1::varchar IS NULL OR status = $1) AND id > $2 ${where} ORDER BY id LIMIT $3`,
+/**
+ * A page of the orders that `whose` selects: the status filter as a nullable parameter, the pet as
+ * a statement of its own, so that each uses its index (the pet's when one is named, else the
+ * owner's or the organisation's).
+ */
+const ordersWhere = (whose: string, pet: boolean) =>
+  `SELECT ${COLUMNS} FROM orders
+    WHERE ${whose} AND ($1::varchar IS NULL OR status = $1) AND id > $2
+      ${pet ? 'AND pet_id = $5' : ''}
+    ORDER BY id LIMIT $3`;
+/** A key's own orders ($4), of one pet ($5) or not. */
+const pageOfOwner = (pet: boolean): SqlStatement => ({
+  name: `orders_page_of_owner${pet ? '_and_pet' : ''}`,
+  text: ordersWhere('owner_key_id = $4', pet),
 });
-const PAGE = page('orders_page', '');
-const PAGE_OF_PET = page('orders_page_of_pet', 'AND pet_id = $4');
-const PAGE_OF_OWNER = page('orders_page_of_owner', 'AND owner_key_id = $4');
-const PAGE_OF_OWNER_AND_PET = page(
-  'orders_page_of_owner_and_pet',
-  'AND owner_key_id = $4 AND pet_id = $5',
-);
+/**
+ * A key's own orders ($4) and its organisation's pets' (the last parameter), of one pet ($5) or
+ * not: each page by its own index, merged; an order that is both is one (UNION), and the page
+ * costs the same however deep it is.
+ */
+const pageOfOwnerAndOrganization = (pet: boolean): SqlStatement => ({
+  name: `orders_page_of_owner_and_organization${pet ? '_and_pet' : ''}`,
+  text: `SELECT * FROM ((${ordersWhere('owner_key_id = $4', pet)})
+                      UNION (${ordersWhere(`organization_id = $${pet ? 6 : 5}`, pet)})) AS "orders"
+         ORDER BY id LIMIT $3`,
+});
+const PAGES = [
+  pageOfOwner(false),
+  pageOfOwner(true),
+  pageOfOwnerAndOrganization(false),
+  pageOfOwnerAndOrganization(true),
+];
 
 /**
  * Cancels a batch of `placed` orders that lapsed, skipping any another instance (or a client's
@@ -123,10 +142,12 @@ const lapsed = (name: string, where: string): SqlStatement => ({
 });
 const CANCEL_LAPSED: Record<LapseReason, SqlStatement> = {
   expired: lapsed('orders_cancel_expired', 'expires_at <= now()'),
-  // The API-key library's table: revocation is its business, what it means for orders is ours.
+  // The API-key library's table: revocation and expiry are its business, what they mean for
+  // orders is ours (an expired key's placed orders go as a revoked key's do).
   key_revoked: lapsed(
     'orders_cancel_of_revoked_keys',
-    'owner_key_id IN (SELECT id FROM api_keys WHERE revoked_at IS NOT NULL)',
+    `owner_key_id IN (SELECT id FROM api_keys
+                       WHERE revoked_at IS NOT NULL OR expires_at <= now())`,
   ),
 };
 
@@ -184,18 +205,13 @@ export class SqlOrderRepository extends OrderRepository {
     return row ? OrderMapper.toDomain(row) : null;
   }
 
-  async findPage({ owner, status, petId, after = 0, limit }: OrderPageQuery): Promise<Order[]> {
-    const values: unknown[] = [status ?? null, after, limit];
-    const rows = await this.sql.query<OrderRow>(
-      owner === undefined
-        ? petId === undefined
-          ? PAGE
-          : PAGE_OF_PET
-        : petId === undefined
-          ? PAGE_OF_OWNER
-          : PAGE_OF_OWNER_AND_PET,
-      [...values, ...(owner === undefined ? [] : [owner]), ...(petId === undefined ? [] : [petId])],
-    );
+  async findPage(query: OrderPageQuery): Promise<Order[]> {
+    const { owner, organization, status, petId, after = 0, limit } = query;
+    const statement = PAGES[(petId === undefined ? 0 : 1) | (organization === undefined ? 0 : 2)];
+    const values: unknown[] = [status ?? null, after, limit, owner];
+    if (petId !== undefined) values.push(petId);
+    if (organization !== undefined) values.push(organization);
+    const rows = await this.sql.query<OrderRow>(statement, values);
     return rows.map(OrderMapper.toDomain);
   }
 

@@ -1,12 +1,17 @@
 import { Requester } from '../../common/requester';
 import { InsufficientScopeError } from '../../common/scopes';
-import { CategoryNameTakenError, InvalidCategoryError } from '../domain/category.errors';
+import {
+  CategoryNameTakenError,
+  CategoryNamingRefusedError,
+  InvalidCategoryError,
+} from '../domain/category.errors';
 import { ListCategories } from './list-categories.use-case';
 import { PutCategory } from './put-category.use-case';
 import { InMemoryCategoryRepository } from '../../../test/fakes/in-memory-category.repository';
 
-const writer: Requester = { keyId: '1', scopes: ['pets:read', 'pets:write'] };
-const reader: Requester = { keyId: '2', scopes: ['pets:read'] };
+/** Staff of organisation 1, the house, whose staff alone name the shared categories. */
+const writer: Requester = { keyId: '1', scopes: ['pets:read', 'pets:manage'], organizationId: 1 };
+const reader: Requester = { keyId: '2', scopes: ['pets:read'], organizationId: null };
 
 describe('PutCategory', () => {
   let categories: InMemoryCategoryRepository;
@@ -34,9 +39,20 @@ describe('PutCategory', () => {
     expect(categories.rows.has(4)).toBe(false);
   });
 
-  it('refuses a requester without pets:write, and an invalid name', async () => {
+  it('refuses a requester without pets:manage, and an invalid name', async () => {
     await expect(putCategory.execute(reader, 3, 'Dogs')).rejects.toThrow(InsufficientScopeError);
+    const creator: Requester = { keyId: '4', scopes: ['pets:write'], organizationId: 1 };
+    await expect(putCategory.execute(creator, 3, 'Dogs')).rejects.toThrow(InsufficientScopeError);
     await expect(putCategory.execute(writer, 3, ' ')).rejects.toThrow(InvalidCategoryError);
+    expect(categories.rows.size).toBe(0);
+  });
+
+  it("refuses another organisation's staff, and a key without one: the categories are the house's", async () => {
+    for (const organizationId of [2, null]) {
+      await expect(
+        putCategory.execute({ keyId: '5', scopes: ['pets:manage'], organizationId }, 3, 'Dogs'),
+      ).rejects.toThrow(CategoryNamingRefusedError);
+    }
     expect(categories.rows.size).toBe(0);
   });
 });
@@ -62,7 +78,7 @@ describe('ListCategories', () => {
   it('refuses a requester without pets:read', async () => {
     await expect(
       new ListCategories(new InMemoryCategoryRepository()).execute(
-        { keyId: '3', scopes: ['orders:read'] },
+        { keyId: '3', scopes: ['orders:read'], organizationId: null },
         {},
       ),
     ).rejects.toThrow(InsufficientScopeError);

@@ -16,3 +16,17 @@ export class CategoryNameTakenError extends DomainError {
     );
   }
 }
+
+/**
+ * Categories are shared by every organisation, so only the house's staff (organisation 1's, with
+ * `pets:manage`) name them: another organisation's staff may not, whatever its scopes.
+ */
+export class CategoryNamingRefusedError extends DomainError {
+  readonly code = 'forbidden';
+
+  constructor() {
+    super(
+      'Categories are shared by every organisation: only the staff of organisation 1 name them. Name the category by its id in your pets (categoryId) instead.',
+    );
+  }
+}

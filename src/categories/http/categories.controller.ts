@@ -2,7 +2,6 @@ import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
 import type { FastifyReply } from 'fastify';
-import { Requester } from '../../common/requester';
 import { AppConfig } from '../../platform/config/app-config';
 import {
   ApiErrorResponses,
@@ -19,8 +18,7 @@ import { Category, MAX_CATEGORY_ID } from '../domain/category';
 import { CategoryIdParamsDto, categoryIdOf } from './dto/category-id.params.dto';
 import { CategoryUpdateDto } from './dto/category-update.dto';
 import { CategoryDto } from './dto/category.dto';
-
-const requesterOf = ({ keyId, scopes }: ApiClient): Requester => ({ keyId, scopes });
+import { requesterOf } from '../../platform/http/request/requester';
 
 @ApiTags('categories')
 @ApiBearerAuth()
@@ -72,7 +70,7 @@ export class CategoriesController {
 
   @Put(':categoryId')
   @Stability('beta')
-  @RequiresScope('pets:write')
+  @RequiresScope('pets:manage')
   @ApiOperation({
     operationId: 'putCategory',
     summary: 'Name a category',

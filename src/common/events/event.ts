@@ -43,6 +43,11 @@ export interface NewEvent {
   readonly data: object;
   /** The API key the object belongs to: an order's, a ping's endpoint's; none for pets. */
   readonly owner?: string;
+  /**
+   * The organisation the object belongs to: a pet's, an order's pet's. Its staff managing orders
+   * read the order events of its pets.
+   */
+  readonly organization?: number;
 }
 
 /** An event as recorded and read back. */

@@ -10,6 +10,7 @@ export interface PetPayload {
   readonly name: string;
   readonly categoryId: number;
   readonly status: PetStatus;
+  readonly organizationId: number;
   /** +1 on every change: a receiver drops an event older than the pet it holds. */
   readonly version: number;
   readonly createdAt: string;

@@ -7,8 +7,10 @@ export interface FeedReader {
   readonly readsPets: boolean;
   /** Its own orders' events (`orders:read`). */
   readonly readsOwnOrders: boolean;
-  /** Every order's events (`orders:manage`). */
-  readonly managesOrders: boolean;
+  /**
+   * The organisation whose pets' order events it reads (`orders:manage` of its staff), if any.
+   */
+  readonly managesOrdersOf: number | null;
 }
 
 export interface FeedPageQuery {

@@ -8,12 +8,12 @@ import { FeedReader } from './event-feed';
 export const FEED_SCOPES: readonly Scope[] = ['pets:read', 'orders:read', 'orders:manage'];
 
 /** What a requester may read of the feed, by the visibility rule (mayRead). */
-export function readerOf({ keyId, scopes }: Requester): FeedReader {
+export function readerOf({ keyId, scopes, organizationId }: Requester): FeedReader {
   return {
     keyId,
     readsPets: scopes.includes('pets:read'),
     readsOwnOrders: scopes.includes('orders:read'),
-    managesOrders: scopes.includes('orders:manage'),
+    managesOrdersOf: scopes.includes('orders:manage') ? organizationId : null,
   };
 }
 

@@ -17,7 +17,7 @@ export class GetEvent {
     const position = positionOf(id);
     const event = position === undefined ? null : await this.feed.findByPosition(position);
     // An event the key could not read does not exist for it: the same 404 as one that never did.
-    if (!event || !mayRead({ type: event.type, owner: event.owner }, requester)) {
+    if (!event || !mayRead(event, requester)) {
       throw new EventNotFoundError(id);
     }
     return eventOf(event);

@@ -12,6 +12,8 @@ export interface StoredEvent {
   readonly data: object;
   /** The API key the object belongs to, for order events and pings; null for pet events. */
   readonly owner: string | null;
+  /** The organisation the object belongs to (a pet's, an order's pet's). */
+  readonly organizationId: number | null;
 }
 
 export class EventNotFoundError extends DomainError {

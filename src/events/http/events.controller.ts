@@ -3,7 +3,6 @@ import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagg
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
 import type { FastifyReply } from 'fastify';
 import { positionOf } from '../../common/events/event';
-import { Requester } from '../../common/requester';
 import { AppConfig } from '../../platform/config/app-config';
 import {
   ApiErrorResponses,
@@ -17,8 +16,7 @@ import { ListEvents } from '../application/list-events.use-case';
 import { EventIdParamsDto } from './dto/event-id.params.dto';
 import { EventDto } from './dto/event.dto';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';
-
-const requesterOf = ({ keyId, scopes }: ApiClient): Requester => ({ keyId, scopes });
+import { requesterOf } from '../../platform/http/request/requester';
 
 @ApiTags('events')
 @ApiBearerAuth()

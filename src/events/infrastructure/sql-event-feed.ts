@@ -5,6 +5,7 @@ import { EventFeed, FeedPageQuery } from '../application/event-feed';
 import { StoredEvent } from '../domain/event';
 
 const COLUMNS = `xid::text AS "xid", id AS "seq", type, data, owner_key_id AS "owner",
+  organization_id AS "organizationId",
   to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt"`;
 
 /**
@@ -16,7 +17,8 @@ const SETTLED = 'xid < pg_snapshot_xmin(pg_current_snapshot())';
 
 /**
  * The visibility rule (mayRead) as SQL: pet events for keys reading pets; order events for their
- * own key reading orders, and for keys managing them. Pings are never in the feed.
+ * own key reading orders, and for the staff managing the orders of the pet's organisation ($5).
+ * Pings are never in the feed.
  */
 const PAGE: SqlStatement = {
   name: 'events_page',
@@ -24,7 +26,7 @@ const PAGE: SqlStatement = {
          WHERE (xid, id) > ($1::xid8, $2::bigint) AND ${SETTLED}
            AND ($3::varchar IS NULL OR type = $3)
            AND ((readers = 'pets' AND $4) OR
-                (readers = 'orders' AND ($5 OR ($6 AND owner_key_id = $7))))
+                (readers = 'orders' AND (organization_id = $5 OR ($6 AND owner_key_id = $7))))
          ORDER BY xid, id LIMIT $8`,
 };
 /** A key that reads only its own orders' events: through the owner's index, not the whole feed. */
@@ -49,6 +51,7 @@ interface EventRow {
   type: string;
   data: object;
   owner: string | null;
+  organizationId: string | null;
   occurredAt: string;
 }
 
@@ -60,6 +63,7 @@ function toStored(row: EventRow): StoredEvent {
     occurredAt: row.occurredAt,
     data: row.data,
     owner: row.owner,
+    organizationId: row.organizationId === null ? null : Number(row.organizationId),
   };
 }
 
@@ -71,7 +75,7 @@ export class SqlEventFeed extends EventFeed {
 
   async page({ reader, after, type, limit }: FeedPageQuery): Promise<StoredEvent[]> {
     const rows =
-      !reader.readsPets && !reader.managesOrders
+      !reader.readsPets && reader.managesOrdersOf === null
         ? reader.readsOwnOrders
           ? await this.sql.query<EventRow>(PAGE_OF_OWNER, [
               reader.keyId,
@@ -86,7 +90,7 @@ export class SqlEventFeed extends EventFeed {
             after.seq,
             type ?? null,
             reader.readsPets,
-            reader.managesOrders,
+            reader.managesOrdersOf,
             reader.readsOwnOrders,
             reader.keyId,
             limit,

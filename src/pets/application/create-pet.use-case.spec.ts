@@ -7,7 +7,7 @@ import { InMemoryIdempotency } from '../../../test/fakes/in-memory-idempotency';
 import { InMemoryPetRepository } from '../../../test/fakes/in-memory-pet.repository';
 import { InMemoryEvents } from '../../../test/fakes/in-memory-events';
 
-const writer: Requester = { keyId: '1', scopes: ['pets:read', 'pets:write'] };
+const writer: Requester = { keyId: '1', scopes: ['pets:read', 'pets:write'], organizationId: null };
 
 /** The event ports of a use case, recording into `events`. */
 const eventPorts = (events = new InMemoryEvents()) => [events, events.transactions] as const;
@@ -15,7 +15,11 @@ const eventPorts = (events = new InMemoryEvents()) => [events, events.transactio
 describe('CreatePet', () => {
   it('refuses a requester without pets:write, and stores nothing', async () => {
     const pets = new InMemoryPetRepository();
-    const reader: Requester = { keyId: '2', scopes: ['pets:read', 'orders:write'] };
+    const reader: Requester = {
+      keyId: '2',
+      scopes: ['pets:read', 'orders:write'],
+      organizationId: null,
+    };
     await expect(
       new CreatePet(pets, new InMemoryIdempotency(), ...eventPorts()).execute(reader, {
         name: 'Rex',
@@ -40,12 +44,23 @@ describe('CreatePet', () => {
       name: 'Rex',
       categoryId: 3,
       status: 'available',
+      organizationId: 1,
       version: 1,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
     expect(replayed).toBe(false);
     expect(await pets.findById(1)).toEqual(pet);
+  });
+
+  it("adds the pet to the key's own organisation", async () => {
+    const pets = new InMemoryPetRepository();
+    const staff: Requester = { keyId: '3', scopes: ['pets:write'], organizationId: 7 };
+    const { pet } = await new CreatePet(pets, new InMemoryIdempotency(), ...eventPorts()).execute(
+      staff,
+      { name: 'Rex', categoryId: 3 },
+    );
+    expect(pet.organizationId).toBe(7);
   });
 
   it('stores nothing when the pet is invalid', async () => {
@@ -111,7 +126,7 @@ describe('CreatePet', () => {
       const key = { scope: 'key:1', key: 'retry-1' };
       const { pet } = await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
       await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
-      expect(events.recorded).toEqual([{ type: 'pet.created', data: pet }]);
+      expect(events.recorded).toEqual([{ type: 'pet.created', data: pet, organization: 1 }]);
     });
 
     it('records nothing for a refused creation', async () => {
@@ -123,7 +138,10 @@ describe('CreatePet', () => {
       );
       await expect(createPet.execute(writer, { name: ' ', categoryId: 3 })).rejects.toThrow();
       await expect(
-        createPet.execute({ keyId: '2', scopes: ['pets:read'] }, { name: 'Rex', categoryId: 3 }),
+        createPet.execute(
+          { keyId: '2', scopes: ['pets:read'], organizationId: null },
+          { name: 'Rex', categoryId: 3 },
+        ),
       ).rejects.toThrow(InsufficientScopeError);
       expect(events.recorded).toEqual([]);
     });

@@ -5,10 +5,11 @@ import {
   Idempotency,
 } from '../../platform/idempotency/idempotency';
 import { EventRecorder } from '../../common/events/event-recorder';
+import { creatingOrganization } from '../../common/ownership';
 import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
 import { Transactions } from '../../common/transactions';
-import { newPet, NewPetInput, Pet } from '../domain/pet';
+import { newPet, NewPetInput, Pet, petEvent } from '../domain/pet';
 import { PetRepository } from './pet.repository';
 
 export interface Creation {
@@ -33,12 +34,13 @@ export class CreatePet {
   ): Promise<Creation> {
     // Checked here too, not only at the HTTP edge (docs/adr/0021), before anything is stored.
     checkScope(['pets:write'], requester.scopes);
-    const pet = newPet(input);
+    // In the key's own organisation; a key without one (every v1 client) adds to organisation 1.
+    const pet = newPet(input, creatingOrganization(requester));
     // The pet and its event commit together; a replay below creates nothing, so records nothing.
     const add = () =>
       this.transactions.run(async () => {
         const created = await this.pets.add(pet);
-        await this.events.record([{ type: 'pet.created', data: created }]);
+        await this.events.record([petEvent('pet.created', created)]);
         return created;
       });
     if (!idempotencyKey) return { pet: await add(), replayed: false };

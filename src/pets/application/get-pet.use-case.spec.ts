@@ -5,7 +5,12 @@ import { InMemoryPetRepository } from '../../../test/fakes/in-memory-pet.reposit
 describe('GetPet', () => {
   it('returns the pet with that id', async () => {
     const pets = new InMemoryPetRepository();
-    const stored = await pets.add({ name: 'Rex', categoryId: 3, status: 'pending' });
+    const stored = await pets.add({
+      name: 'Rex',
+      categoryId: 3,
+      status: 'pending',
+      organizationId: 1,
+    });
     expect(await new GetPet(pets).execute(1)).toEqual(stored);
   });
 

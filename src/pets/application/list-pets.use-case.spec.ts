@@ -13,6 +13,7 @@ describe('ListPets', () => {
         name: `pet ${i}`,
         categoryId: 1,
         status: i % 5 === 0 ? 'sold' : 'available',
+        organizationId: 1,
       });
     }
   });
@@ -36,8 +37,8 @@ describe('ListPets', () => {
   });
 
   it('filters by category and by a fragment of the name, whatever its case', async () => {
-    await pets.add({ name: 'Rex', categoryId: 2, status: 'available' });
-    await pets.add({ name: 'T-REX', categoryId: 2, status: 'sold' });
+    await pets.add({ name: 'Rex', categoryId: 2, status: 'available', organizationId: 1 });
+    await pets.add({ name: 'T-REX', categoryId: 2, status: 'sold', organizationId: 1 });
     expect((await listPets.execute({ categoryId: 2 })).pets.map((p) => p.id)).toEqual([26, 27]);
     expect((await listPets.execute({ name: 'rex' })).pets.map((p) => p.id)).toEqual([26, 27]);
     expect(

@@ -1,7 +1,8 @@
 import { NewPet, Pet, PetId, PetPatch } from '../domain/pet';
 import { Adoption } from '../domain/pet-rules';
-import { VersionPrecondition } from '../domain/pet-version';
+import { VersionPrecondition } from '../../common/versions';
 import { PetStatus } from '../../common/pet-status';
+import { OrganizationId } from '../../common/ownership';
 
 export interface PetPageQuery {
   /** Only pets with this status, when given. */
@@ -43,10 +44,11 @@ export abstract class PetRepository {
   /**
    * Applies a non-empty `patch` to the pet, in one atomic step, if `precondition` admits its
    * version (else PetVersionMismatchError) and, when the patch changes its status, `rule` allows
-   * it. Null: no such pet.
+   * it. Null: no such pet among the `owner` organisation's (another's is not found).
    */
   abstract update(
     id: PetId,
+    owner: OrganizationId,
     patch: PetPatch,
     precondition: VersionPrecondition | undefined,
     rule: ChangeRule,
@@ -54,10 +56,12 @@ export abstract class PetRepository {
 
   /**
    * Deletes the pet, in one atomic step, if `precondition` admits its version (else
-   * PetVersionMismatchError) and `rule` allows it; returns it as it was deleted. Null: no such pet.
+   * PetVersionMismatchError) and `rule` allows it; returns it as it was deleted. Null: no such pet
+   * among the `owner` organisation's.
    */
   abstract remove(
     id: PetId,
+    owner: OrganizationId,
     precondition: VersionPrecondition | undefined,
     rule: ChangeRule,
   ): Promise<Pet | null>;

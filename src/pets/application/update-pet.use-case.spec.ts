@@ -11,7 +11,8 @@ import { UpdatePet } from './update-pet.use-case';
 import { InMemoryPetRepository } from '../../../test/fakes/in-memory-pet.repository';
 import { InMemoryEvents } from '../../../test/fakes/in-memory-events';
 
-const writer: Requester = { keyId: '1', scopes: ['pets:read', 'pets:write'] };
+/** Staff of organisation 1, which owns the pet. */
+const writer: Requester = { keyId: '1', scopes: ['pets:read', 'pets:manage'], organizationId: 1 };
 
 describe('UpdatePet', () => {
   let pets: InMemoryPetRepository;
@@ -22,16 +23,36 @@ describe('UpdatePet', () => {
     pets = new InMemoryPetRepository();
     events = new InMemoryEvents();
     updatePet = new UpdatePet(pets, events, events.transactions);
-    await pets.add({ name: 'Rex', categoryId: 1, status: 'available' });
+    await pets.add({ name: 'Rex', categoryId: 1, status: 'available', organizationId: 1 });
     pets.now = '2026-11-24T09:00:00.000Z';
   });
 
-  it('refuses a requester without pets:write, and changes nothing', async () => {
-    const reader: Requester = { keyId: '2', scopes: ['pets:read'] };
-    await expect(updatePet.execute(reader, 1, { name: 'Max' })).rejects.toThrow(
-      InsufficientScopeError,
-    );
+  it("refuses a requester without pets:manage, its own organisation's staff included, and changes nothing", async () => {
+    for (const requester of [
+      { keyId: '2', scopes: ['pets:read'], organizationId: null },
+      { keyId: '3', scopes: ['pets:read', 'pets:write'], organizationId: 1 },
+    ]) {
+      await expect(updatePet.execute(requester, 1, { name: 'Max' })).rejects.toThrow(
+        InsufficientScopeError,
+      );
+    }
     expect((await pets.findById(1))!.name).toBe('Rex');
+  });
+
+  it("answers another organisation's staff, and a key without an organisation, as if the pet did not exist", async () => {
+    for (const requester of [
+      { keyId: '4', scopes: ['pets:manage'], organizationId: 2 },
+      { keyId: '5', scopes: ['pets:manage'], organizationId: null },
+    ]) {
+      for (const patch of [{ name: 'Max' }, { status: 'pending' as const }, {}]) {
+        await expect(updatePet.execute(requester, 1, patch)).rejects.toThrow(PetNotFoundError);
+      }
+      await expect(
+        updatePet.execute(requester, 1, { name: 'Max' }, { anyVersion: false, versions: [9] }),
+      ).rejects.toThrow(PetNotFoundError);
+    }
+    expect(await pets.findById(1)).toMatchObject({ name: 'Rex', status: 'available', version: 1 });
+    expect(events.recorded).toEqual([]);
   });
 
   it('changes the fields given, keeps the others, and counts a version', async () => {
@@ -40,6 +61,7 @@ describe('UpdatePet', () => {
       name: 'Max',
       categoryId: 1,
       status: 'pending',
+      organizationId: 1,
       version: 2,
       createdAt: '2026-11-23T12:00:00.000Z',
       updatedAt: '2026-11-24T09:00:00.000Z',
@@ -80,7 +102,7 @@ describe('UpdatePet', () => {
 
   it('raises not found for an unknown or deleted pet, whatever the precondition', async () => {
     await expect(updatePet.execute(writer, 9, { name: 'Max' })).rejects.toThrow(PetNotFoundError);
-    await pets.remove(1, undefined, () => undefined);
+    await pets.remove(1, 1, undefined, () => undefined);
     const any = { anyVersion: true } as const;
     await expect(updatePet.execute(writer, 1, { name: 'Max' }, any)).rejects.toThrow(
       PetNotFoundError,
@@ -93,6 +115,6 @@ describe('UpdatePet', () => {
     await updatePet.execute(writer, 1, {});
     expect(await updatePet.execute(writer, 1, { name: 'Max', categoryId: 1 })).toEqual(updated);
     await expect(updatePet.execute(writer, 9, { name: 'Max' })).rejects.toThrow(PetNotFoundError);
-    expect(events.recorded).toEqual([{ type: 'pet.updated', data: updated }]);
+    expect(events.recorded).toEqual([{ type: 'pet.updated', data: updated, organization: 1 }]);
   });
 });

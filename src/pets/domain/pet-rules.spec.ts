@@ -7,6 +7,7 @@ const pet = (status: Pet['status']): Pet => ({
   name: 'Rex',
   categoryId: 1,
   status,
+  organizationId: 1,
   version: 3,
   createdAt: '2026-11-23T12:00:00.000Z',
   updatedAt: '2026-11-23T12:00:00.000Z',

@@ -3,39 +3,42 @@ import { InvalidPetError } from './pet.errors';
 import { PetStatus } from '../../common/pet-status';
 
 describe('newPet', () => {
-  it('defaults the status to available', () => {
-    expect(newPet({ name: 'Rex', categoryId: 1 })).toEqual({
+  it('defaults the status to available, and belongs to the organisation given', () => {
+    expect(newPet({ name: 'Rex', categoryId: 1 }, 7)).toEqual({
       name: 'Rex',
       categoryId: 1,
       status: 'available',
+      organizationId: 7,
     });
   });
 
   it('keeps a given status', () => {
-    expect(newPet({ name: 'Rex', categoryId: 1, status: 'sold' }).status).toBe('sold');
+    expect(newPet({ name: 'Rex', categoryId: 1, status: 'sold' }, 1).status).toBe('sold');
   });
 
   it.each(['', ' ', '\t\n', 'x'.repeat(101), '🐕'.repeat(101), 'a\u0000b', 'a\ud800b'])(
     'refuses the name %j',
     (name) => {
-      expect(() => newPet({ name, categoryId: 1 })).toThrow(InvalidPetError);
+      expect(() => newPet({ name, categoryId: 1 }, 1)).toThrow(InvalidPetError);
     },
   );
 
   it.each(['x'.repeat(100), '🐕'.repeat(100)])('accepts a name of 100 characters: %j', (name) => {
-    expect(newPet({ name, categoryId: 1 }).name).toBe(name);
+    expect(newPet({ name, categoryId: 1 }, 1).name).toBe(name);
   });
 
   it.each([0, -1, 1.5, MAX_CATEGORY_ID + 1, Number.NaN])('refuses the categoryId %p', (id) => {
-    expect(() => newPet({ name: 'Rex', categoryId: id })).toThrow(InvalidPetError);
+    expect(() => newPet({ name: 'Rex', categoryId: id }, 1)).toThrow(InvalidPetError);
   });
 
   it('accepts the largest exact category id', () => {
-    expect(newPet({ name: 'Rex', categoryId: MAX_CATEGORY_ID }).categoryId).toBe(MAX_CATEGORY_ID);
+    expect(newPet({ name: 'Rex', categoryId: MAX_CATEGORY_ID }, 1).categoryId).toBe(
+      MAX_CATEGORY_ID,
+    );
   });
 
   it('refuses an unknown status', () => {
-    expect(() => newPet({ name: 'Rex', categoryId: 1, status: 'lost' as PetStatus })).toThrow(
+    expect(() => newPet({ name: 'Rex', categoryId: 1, status: 'lost' as PetStatus }, 1)).toThrow(
       InvalidPetError,
     );
   });

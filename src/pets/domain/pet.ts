@@ -1,5 +1,6 @@
 import { TextBounds, textProblem } from '../../common/text';
 import { DEFAULT_PET_STATUS, isPetStatus, PetStatus } from '../../common/pet-status';
+import { NewEvent } from '../../common/events/event';
 import { InvalidPetError } from './pet.errors';
 
 /** A pet's name, in Unicode code points. */
@@ -22,6 +23,8 @@ export interface Pet {
   readonly name: string;
   readonly categoryId: number;
   readonly status: PetStatus;
+  /** The organisation that owns it: its staff alone change it. Never changes. */
+  readonly organizationId: number;
   /**
    * 1 when created, +1 on every change of the pet whoever makes it (a client, an order, the
    * sweeper): the database counts them. A client's If-Match names the version it read.
@@ -37,7 +40,7 @@ export interface Pet {
 export type PetFields = Pick<Pet, 'name' | 'categoryId' | 'status'>;
 
 /** A pet that is valid but not stored yet, so it has no id, version or instants. */
-export type NewPet = PetFields;
+export type NewPet = PetFields & Pick<Pet, 'organizationId'>;
 
 export interface NewPetInput {
   name: string;
@@ -65,13 +68,13 @@ function checkStatus(status: unknown): void {
   }
 }
 
-/** Builds a new pet, enforcing the invariants every stored pet satisfies. */
-export function newPet(input: NewPetInput): NewPet {
+/** Builds a new pet of an organisation, enforcing the invariants every stored pet satisfies. */
+export function newPet(input: NewPetInput, organizationId: number): NewPet {
   const { name, categoryId, status = DEFAULT_PET_STATUS } = input;
   checkName(name);
   checkCategoryId(categoryId);
   checkStatus(status);
-  return { name, categoryId, status };
+  return { name, categoryId, status, organizationId };
 }
 
 /**
@@ -99,4 +102,9 @@ export function isEmptyPatch(patch: PetPatch): boolean {
 /** Whether applying `patch` would change the pet's status. */
 export function changesStatus(pet: Pick<Pet, 'status'>, patch: PetPatch): boolean {
   return patch.status !== undefined && patch.status !== pet.status;
+}
+
+/** What a change of a pet records: the pet as answered, of its organisation. */
+export function petEvent(type: 'pet.created' | 'pet.updated' | 'pet.deleted', pet: Pet): NewEvent {
+  return { type, data: pet, organization: pet.organizationId };
 }

@@ -27,7 +27,6 @@ import {
 import { ApiIfMatchHeader, IfMatch } from '../../platform/http/request/if-match';
 import type { IfMatchCondition } from '../../platform/http/request/entity-tags';
 import { nextPageLink, nextPageLinkHeader } from '../../platform/http/response/next-page-link';
-import { Requester } from '../../common/requester';
 import { CreatePet } from '../application/create-pet.use-case';
 import { DeletePet } from '../application/delete-pet.use-case';
 import { GetPet } from '../application/get-pet.use-case';
@@ -46,9 +45,14 @@ import {
   Stability,
 } from '../../platform/http/route-facts/route-facts.decorators';
 import { PetIdParamsDto, petIdOf } from './dto/pet-id.params.dto';
-import { ETAG_HEADER, petEntityTag, versionPreconditionOf } from './pet-entity-tag';
+import {
+  etagHeader,
+  versionEntityTag,
+  versionPreconditionOf,
+} from '../../platform/http/response/version-entity-tag';
 
-const requesterOf = ({ keyId, scopes }: ApiClient): Requester => ({ keyId, scopes });
+const ETAG_HEADER = etagHeader('animal');
+import { requesterOf } from '../../platform/http/request/requester';
 
 @ApiTags('animals')
 @ApiBearerAuth()
@@ -137,7 +141,7 @@ export class PetsController {
     const idempotency = key === undefined ? undefined : { scope: `key:${client.keyId}`, key };
     const { pet, replayed } = await this.createPet.execute(requesterOf(client), body, idempotency);
     void reply.header('location', `${this.config.http.publicBaseUrl}/pets/${pet.id}`);
-    void reply.header('etag', petEntityTag(pet));
+    void reply.header('etag', versionEntityTag(pet));
     if (replayed) void reply.header('idempotent-replayed', 'true');
     return pet;
   }
@@ -167,19 +171,20 @@ export class PetsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Pet> {
     const pet = await this.getPet.execute(petIdOf(params));
-    void reply.header('etag', petEntityTag(pet));
+    void reply.header('etag', versionEntityTag(pet));
     return pet;
   }
 
   @Patch(':petId')
   @Stability('beta')
-  @RequiresScope('pets:write')
+  @RequiresScope('pets:manage')
   @AcceptsMergePatch()
   @ApiOperation({
     operationId: 'updatePet',
     summary: 'Correct an animal',
     description:
       'Changes the fields given (JSON Merge Patch, RFC 7396: absent fields are kept, `null` is refused, `{}` changes nothing). ' +
+      "Only the staff of the animal's organisation: another organisation's animal is a 404 here, though anyone may read it. " +
       'While an open order holds the animal its status follows the order: changing it is a 409, other fields may change. ' +
       'Send the `ETag` you read as `If-Match` so that a change made since is never overwritten (412). ' +
       'The body may be sent as `application/json` or `application/merge-patch+json`.',
@@ -206,18 +211,19 @@ export class PetsController {
       body,
       versionPreconditionOf(ifMatch),
     );
-    void reply.header('etag', petEntityTag(pet));
+    void reply.header('etag', versionEntityTag(pet));
     return pet;
   }
 
   @Delete(':petId')
   @HttpCode(204)
   @Stability('beta')
-  @RequiresScope('pets:write')
+  @RequiresScope('pets:manage')
   @ApiOperation({
     operationId: 'deletePet',
     summary: 'Remove an animal from the catalogue',
     description:
+      "Only the staff of the animal's organisation (another's is a 404). " +
       'From then on the animal is a 404 to every operation on it and absent from listings and the inventory; ' +
       'its orders stay readable, naming it; its id is never given again. An animal an open order holds cannot be removed (409).',
   })

@@ -5,6 +5,7 @@ const row = {
   name: 'Rex',
   categoryId: '42',
   status: 'sold',
+  organizationId: '7',
   version: 3,
   createdAt: '2026-11-23T12:00:00.000Z',
   updatedAt: '2026-11-24T08:30:00.125Z',
@@ -17,16 +18,27 @@ describe('PetMapper', () => {
       name: 'Rex',
       categoryId: 42,
       status: 'sold',
+      organizationId: 7,
       version: 3,
       createdAt: '2026-11-23T12:00:00.000Z',
       updatedAt: '2026-11-24T08:30:00.125Z',
     });
   });
 
-  it('writes category ids as exact strings', () => {
+  it('writes category and organisation ids as exact strings', () => {
     expect(
-      PetMapper.toPersistence({ name: 'Rex', categoryId: 9007199254740991, status: 'pending' }),
-    ).toEqual({ name: 'Rex', categoryId: '9007199254740991', status: 'pending' });
+      PetMapper.toPersistence({
+        name: 'Rex',
+        categoryId: 9007199254740991,
+        status: 'pending',
+        organizationId: 9007199254740991,
+      }),
+    ).toEqual({
+      name: 'Rex',
+      categoryId: '9007199254740991',
+      status: 'pending',
+      organizationId: '9007199254740991',
+    });
     expect(PetMapper.patchToPersistence({ categoryId: 9007199254740991 })).toEqual({
       categoryId: '9007199254740991',
     });

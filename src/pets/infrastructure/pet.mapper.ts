@@ -7,6 +7,7 @@ export interface PetRow {
   name: string;
   categoryId: string;
   status: string;
+  organizationId: string;
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -29,14 +30,20 @@ export const PetMapper = {
       name: row.name,
       categoryId: Number(row.categoryId),
       status: row.status,
+      organizationId: Number(row.organizationId),
       version: row.version,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
     };
   },
 
-  toPersistence(pet: NewPet): PetFieldsRow {
-    return { name: pet.name, categoryId: String(pet.categoryId), status: pet.status };
+  toPersistence(pet: NewPet): PetFieldsRow & { organizationId: string } {
+    return {
+      name: pet.name,
+      categoryId: String(pet.categoryId),
+      status: pet.status,
+      organizationId: String(pet.organizationId),
+    };
   },
 
   patchToPersistence(patch: PetPatch): Partial<PetFieldsRow> {

@@ -3,12 +3,14 @@ import { sqlInstant } from '../../platform/database/sql-instant';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { ChangeRule, PetPageQuery, PetRepository, PetUpdate } from '../application/pet.repository';
 import { NewPet, Pet, PetId, PetPatch } from '../domain/pet';
-import { admits, VersionPrecondition, versionsOf } from '../domain/pet-version';
+import { OrganizationId } from '../../common/ownership';
+import { admits, VersionPrecondition, versionsOf } from '../../common/versions';
 import { PetHasOpenOrderError, PetVersionMismatchError } from '../domain/pet.errors';
 import { PetMapper, PetRow } from './pet.mapper';
 
 // The hot statements, as fixed text: a request builds no SQL (docs/adr/0008).
-const COLUMNS = `id, name, category_id AS "categoryId", status, version,
+const COLUMNS = `id, name, category_id AS "categoryId", status,
+  organization_id AS "organizationId", version,
   ${sqlInstant('created_at')} AS "createdAt", ${sqlInstant('updated_at')} AS "updatedAt"`;
 
 /**
@@ -21,7 +23,8 @@ const INSERT: SqlStatement = {
   text: `WITH "category" AS (
            INSERT INTO categories (id) VALUES ($2) ON CONFLICT DO NOTHING
          )
-         INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+         INSERT INTO pets (name, category_id, status, organization_id) VALUES ($1, $2, $3, $4)
+         RETURNING ${COLUMNS}`,
 };
 const FIND_BY_ID: SqlStatement = {
   name: 'pets_find_by_id',
@@ -70,9 +73,10 @@ const PAGES: SqlStatement[] = Array.from({ length: 8 }, (_, bits) =>
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
- * A change that keeps the status needs no one's leave: applied in one guarded statement, only if
- * the pet exists, its version is among $5 (when given: the precondition, compared by the database
- * itself) and, when $6 is given, its status is still $6. Anything else changes no row, and the
+ * A change that keeps the status needs no one's leave but its organisation's: applied in one
+ * guarded statement, only if the pet exists and belongs to organisation $7, its version is among
+ * $5 (when given: the precondition, compared by the database itself) and, when $6 is given, its
+ * status is still $6. Anything else changes no row, and the
  * locked path below finds out why. A category named first here is created as for a new pet.
  * `changed`: whether the row trigger counted a change, which sets `updated_at` to the
  * transaction's `now()` (a change already made earlier in the same transaction would count too;
@@ -84,7 +88,7 @@ const UPDATE: SqlStatement = {
            UPDATE pets
               SET name = coalesce($2, name), category_id = coalesce($3, category_id),
                   status = coalesce($4, status)
-            WHERE id = $1 AND deleted_at IS NULL
+            WHERE id = $1 AND organization_id = $7 AND deleted_at IS NULL
               AND ($5::int[] IS NULL OR version = ANY($5::int[]))
               AND ($6::varchar IS NULL OR status = $6)
            RETURNING ${COLUMNS}, updated_at = now() AS "changed"
@@ -95,9 +99,11 @@ const UPDATE: SqlStatement = {
          )
          SELECT * FROM "pet"`,
 };
+/** The pet, if organisation $2 owns it: another's is not found, as one that never was. */
 const LOCK: SqlStatement = {
   name: 'pets_lock',
-  text: `SELECT ${COLUMNS} FROM pets WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`,
+  text: `SELECT ${COLUMNS} FROM pets
+         WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL FOR UPDATE`,
 };
 /**
  * Whether an order holds the pet, as the store's statements leave it: open means `placed` or
@@ -130,7 +136,12 @@ export class SqlPetRepository extends PetRepository {
 
   async add(pet: NewPet): Promise<Pet> {
     const row = PetMapper.toPersistence(pet);
-    const [created] = await this.sql.query<PetRow>(INSERT, [row.name, row.categoryId, row.status]);
+    const [created] = await this.sql.query<PetRow>(INSERT, [
+      row.name,
+      row.categoryId,
+      row.status,
+      row.organizationId,
+    ]);
     return PetMapper.toDomain(created);
   }
 
@@ -156,26 +167,29 @@ export class SqlPetRepository extends PetRepository {
 
   async update(
     id: PetId,
+    owner: OrganizationId,
     patch: PetPatch,
     precondition: VersionPrecondition | undefined,
     rule: ChangeRule,
   ): Promise<PetUpdate | null> {
     // Most changes keep the status (a new name, another category): one statement, no lock held
     // across round trips. A status change, or any refusal, goes the locked way.
-    const [applied] = await this.apply(id, patch, versionsOf(precondition), patch.status ?? null);
+    const versions = versionsOf(precondition);
+    const [applied] = await this.apply(id, owner, patch, versions, patch.status ?? null);
     if (applied) return { pet: PetMapper.toDomain(applied), changed: applied.changed };
-    return this.whileLocked(id, precondition, rule, async () => {
-      const [updated] = await this.apply(id, patch, versionsOf(precondition), null);
+    return this.whileLocked(id, owner, precondition, rule, async () => {
+      const [updated] = await this.apply(id, owner, patch, versions, null);
       return { pet: PetMapper.toDomain(updated), changed: updated.changed };
     });
   }
 
   async remove(
     id: PetId,
+    owner: OrganizationId,
     precondition: VersionPrecondition | undefined,
     rule: ChangeRule,
   ): Promise<Pet | null> {
-    return this.whileLocked(id, precondition, rule, async () => {
+    return this.whileLocked(id, owner, precondition, rule, async () => {
       const [removed] = await this.sql
         .query<PetRow>(REMOVE, [id, versionsOf(precondition)])
         .catch((error: unknown) => {
@@ -190,7 +204,13 @@ export class SqlPetRepository extends PetRepository {
     });
   }
 
-  private apply(id: PetId, patch: PetPatch, versions: number[] | null, keepStatus: string | null) {
+  private apply(
+    id: PetId,
+    owner: OrganizationId,
+    patch: PetPatch,
+    versions: number[] | null,
+    keepStatus: string | null,
+  ) {
     const row = PetMapper.patchToPersistence(patch);
     return this.sql.query<PetRow & { changed: boolean }>(UPDATE, [
       id,
@@ -199,22 +219,24 @@ export class SqlPetRepository extends PetRepository {
       row.status ?? null,
       versions,
       keepStatus,
+      owner,
     ]);
   }
 
   /**
-   * Runs `change` in a transaction holding the pet's row lock, once the pet is found (else null),
-   * its version meets the precondition (412 before 409: a client that read an old version learns
-   * that first) and `rule` allows the change, asked with what the orders say now.
+   * Runs `change` in a transaction holding the pet's row lock, once the pet is found among the
+   * owner's (else null), its version meets the precondition (412 before 409: a client that read an
+   * old version learns that first) and `rule` allows the change, asked with what the orders say now.
    */
   private whileLocked<T>(
     id: PetId,
+    owner: OrganizationId,
     precondition: VersionPrecondition | undefined,
     rule: ChangeRule,
     change: () => Promise<T>,
   ): Promise<T | null> {
     return this.sql.transaction(async () => {
-      const [row] = await this.sql.query<PetRow>(LOCK, [id]);
+      const [row] = await this.sql.query<PetRow>(LOCK, [id, owner]);
       if (!row) return null;
       const current = PetMapper.toDomain(row);
       if (!admits(precondition, current.version)) {

@@ -11,7 +11,8 @@ describe('loadConfig', () => {
         runMigrations: true,
         preparedStatements: true,
       },
-      apiKeys: { prefix: 'pet_live_', cacheTtlMs: 2000, adminToken: undefined },
+      apiKeys: { prefix: 'pet_live_', cacheTtlMs: 1000, adminToken: undefined },
+      organizations: { defaultName: 'The Pet Store' },
       rateLimit: { redis: undefined, anonymous: { perMinute: 60, perDay: 1000 } },
       observability: { logLevel: 'log', logFormat: 'json' },
       runtime: { heapGrowingPercent: 50 },
@@ -115,7 +116,9 @@ describe('loadConfig', () => {
     ],
     ['ADMIN_TOKEN', '='.repeat(32), /ADMIN_TOKEN must be at least 32 characters/],
     ['API_KEY_PREFIX', 'key_', /API_KEY_PREFIX must be one of pet_live_, pet_test_/],
-    ['API_KEY_CACHE_TTL_MS', '6000', /API_KEY_CACHE_TTL_MS must be an integer from 0 to 5000/],
+    ['DEFAULT_ORGANIZATION_NAME', 'a\u0000b', /DEFAULT_ORGANIZATION_NAME must not contain the NUL/],
+    ['DEFAULT_ORGANIZATION_NAME', 'x'.repeat(101), /DEFAULT_ORGANIZATION_NAME must be 1 to 100/],
+    ['API_KEY_CACHE_TTL_MS', '1001', /API_KEY_CACHE_TTL_MS must be an integer from 0 to 1000/],
   ])('stops on %s=%j with a message naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });

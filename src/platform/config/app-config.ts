@@ -10,6 +10,7 @@ import {
   integer,
   oneOf,
   read,
+  text,
   url,
 } from './env';
 
@@ -73,6 +74,12 @@ export interface RateLimitConfig {
   commandTimeoutMs: number;
 }
 
+/** The shelters (docs/adr/0040). */
+export interface OrganizationsConfig {
+  /** The name organisation 1 takes at start-up while no one has changed it. */
+  defaultName: string;
+}
+
 /** Fair use of the animals (docs/adr/0022). */
 export interface StoreConfig {
   /** How long a `placed` order holds its pet before it expires. */
@@ -124,6 +131,7 @@ export interface RuntimeConfig {
  * message naming the variable.
  */
 export class AppConfig {
+  organizations!: OrganizationsConfig;
   http!: HttpConfig;
   database!: DatabaseConfig;
   apiKeys!: ApiKeysConfig;
@@ -220,7 +228,7 @@ function apiKeysConfig(env: Env): ApiKeysConfig {
   return {
     prefix: oneOf(env, 'API_KEY_PREFIX', ['pet_live_', 'pet_test_'] as const, 'pet_live_'),
     // At most 5 s by contract, so that revocations reach every instance in time.
-    cacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', 2000, 0, 5000),
+    cacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', 1000, 0, 1000),
     adminToken: adminToken(env),
   };
 }
@@ -349,6 +357,7 @@ function webhooksConfig(env: Env): WebhooksConfig {
 
 export function loadConfig(env: Env = process.env): AppConfig {
   return Object.assign(new AppConfig(), {
+    organizations: { defaultName: text(env, 'DEFAULT_ORGANIZATION_NAME', 'The Pet Store', 100) },
     http: httpConfig(env),
     database: databaseConfig(env),
     apiKeys: apiKeysConfig(env),

@@ -1,3 +1,5 @@
+import { textProblem } from '../../common/text';
+
 /**
  * Readers of environment variables: each validates its variable and stops start-up with a
  * message naming it. Values that may hold secrets are never echoed.
@@ -112,4 +114,13 @@ export function hostPorts(env: Env, name: string): HostPort[] | undefined {
     }
     return { host: match[1] ?? match[2], port };
   });
+}
+
+/** A variable holding text a client could also have sent: it follows the one text rule. */
+export function text(env: Env, name: string, fallback: string, max: number): string {
+  const value = read(env, name);
+  if (value === undefined) return fallback;
+  const problem = textProblem(value, { min: 1, max });
+  if (problem) throw new ConfigError(name, `${problem}.`);
+  return value;
 }

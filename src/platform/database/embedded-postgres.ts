@@ -1,15 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { cube } from '@electric-sql/pglite/contrib/cube';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { DataDirLock } from './data-dir-lock';
 
 /**
  * The extensions the migrations create, loaded into every embedded engine (the service's and the
- * tests'), so that it runs the same migrations as a PostgreSQL server: pg_trgm for the name search.
+ * tests'), so that it runs the same migrations as a PostgreSQL server: pg_trgm for the name
+ * searches, cube for the distance searches.
  */
-export const EMBEDDED_EXTENSIONS = { pg_trgm };
+export const EMBEDDED_EXTENSIONS = { pg_trgm, cube };
 
 /**
  * A real PostgreSQL engine (PGlite) inside the process, served over the PostgreSQL wire

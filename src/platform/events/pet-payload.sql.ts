@@ -8,6 +8,7 @@ import { sqlInstant } from '../database/sql-instant';
  */
 export const petPayloadJson = (alias: string): string =>
   `json_build_object('id', ${alias}.id, 'name', ${alias}.name,
-     'categoryId', ${alias}.category_id, 'status', ${alias}.status, 'version', ${alias}.version,
+     'categoryId', ${alias}.category_id, 'status', ${alias}.status,
+     'organizationId', ${alias}.organization_id, 'version', ${alias}.version,
      'createdAt', ${sqlInstant(`${alias}.created_at`)},
      'updatedAt', ${sqlInstant(`${alias}.updated_at`)})`;

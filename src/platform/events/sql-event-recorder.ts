@@ -10,8 +10,9 @@ import { SqlStatement, SqlStatements } from '../database/sql-statements';
  */
 const RECORD: SqlStatement = {
   name: 'events_record',
-  text: `INSERT INTO events (type, readers, owner_key_id, data)
-         SELECT e->>'type', e->>'readers', (e->>'owner')::bigint, e->'data'
+  text: `INSERT INTO events (type, readers, owner_key_id, organization_id, data)
+         SELECT e->>'type', e->>'readers', (e->>'owner')::bigint, (e->>'organization')::bigint,
+                e->'data'
            FROM json_array_elements($1::json) WITH ORDINALITY AS recorded(e, n) ORDER BY n`,
 };
 
@@ -27,10 +28,11 @@ export class SqlEventRecorder extends EventRecorder {
 
   async record(events: readonly NewEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const rows = events.map(({ type, data, owner }) => ({
+    const rows = events.map(({ type, data, owner, organization }) => ({
       type,
       readers: readersOf(type),
       owner: owner ?? null,
+      organization: organization ?? null,
       data,
     }));
     await this.sql.queryAtCommit(RECORD, [JSON.stringify(rows)]);

@@ -29,7 +29,12 @@ export class DeliverWebhook {
   async execute(delivery: ClaimedDelivery): Promise<AttemptReport> {
     const { endpoint, event } = delivery;
     // Checked when sent, not only when queued: scopes change and keys are revoked meanwhile.
-    if (!mayRead(event, { keyId: endpoint.owner, scopes: endpoint.ownerScopes })) {
+    const owner = {
+      keyId: endpoint.owner,
+      scopes: endpoint.ownerScopes,
+      organizationId: endpoint.ownerOrganizationId,
+    };
+    if (!mayRead(event, owner)) {
       await this.queue.drop(delivery);
       return { outcome: 'dropped' };
     }

@@ -15,6 +15,8 @@ export interface ClaimedDelivery {
     readonly owner: string;
     /** The owner key's scopes now; none when it is revoked. */
     readonly ownerScopes: readonly string[];
+    /** The organisation whose staff the owner key is, if any. */
+    readonly ownerOrganizationId: number | null;
     /** The secrets that sign, as kept (the previous one only during its overlap). */
     readonly sealedSecrets: readonly string[];
   };
@@ -25,6 +27,8 @@ export interface ClaimedDelivery {
     /** The object, as the JSON text recorded. */
     readonly dataJson: string;
     readonly owner: string | null;
+    /** The organisation the event's object belongs to (an order's pet's), for order events. */
+    readonly organizationId: number | null;
   };
 }
 

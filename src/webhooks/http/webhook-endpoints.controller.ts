@@ -13,7 +13,6 @@ import {
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
 import type { FastifyReply } from 'fastify';
-import { Requester } from '../../common/requester';
 import { AppConfig } from '../../platform/config/app-config';
 import {
   ApiErrorResponses,
@@ -50,8 +49,8 @@ import {
   WebhookEndpointDto,
   WebhookSecretDto,
 } from './dto/webhook-endpoint.dto';
+import { requesterOf } from '../../platform/http/request/requester';
 
-const requesterOf = ({ keyId, scopes }: ApiClient): Requester => ({ keyId, scopes });
 /** Beyond every id there can be: cursors past it match nothing, as past any id. */
 const clamped = (text: string) => Math.min(Number(text), MAX_ENDPOINT_ID + 1);
 

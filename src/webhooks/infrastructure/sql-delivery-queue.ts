@@ -34,11 +34,14 @@ const CLAIM: SqlStatement = {
          )
          SELECT l.id, l.attempts AS "attempt", l.step, w.id AS "endpointId", w.url,
                 w.owner_key_id AS "owner",
-                CASE WHEN k.revoked_at IS NULL THEN k.scopes ELSE '{}' END AS "ownerScopes",
+                CASE WHEN k.revoked_at IS NULL AND NOT coalesce(k.expires_at <= now(), false)
+                     THEN k.scopes ELSE '{}' END AS "ownerScopes",
+                k.organization_id AS "ownerOrganizationId",
                 w.secret,
                 CASE WHEN w.previous_secret_until > now() THEN w.previous_secret END
                   AS "previousSecret",
                 e.xid::text AS "xid", e.id AS "seq", e.type, e.data::text AS "dataJson", e.owner_key_id AS "eventOwner",
+                e.organization_id AS "eventOrganizationId",
                 to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
                   AS "occurredAt"
            FROM "leased" l
@@ -96,6 +99,8 @@ const DROP: SqlStatement = {
          WHERE id = $1 AND attempts = $2 AND state = 'pending'`,
 };
 
+const numberOrNull = (id: string | null) => (id === null ? null : Number(id));
+
 interface ClaimRow {
   id: string;
   attempt: number;
@@ -104,6 +109,7 @@ interface ClaimRow {
   url: string;
   owner: string;
   ownerScopes: string[] | null;
+  ownerOrganizationId: string | null;
   secret: string;
   previousSecret: string | null;
   xid: string;
@@ -111,6 +117,7 @@ interface ClaimRow {
   type: string;
   dataJson: string;
   eventOwner: string | null;
+  eventOrganizationId: string | null;
   occurredAt: string;
 }
 
@@ -142,6 +149,7 @@ export class SqlDeliveryQueue extends DeliveryQueue {
           url: row.url,
           owner: row.owner,
           ownerScopes: row.ownerScopes ?? [],
+          ownerOrganizationId: numberOrNull(row.ownerOrganizationId),
           sealedSecrets: row.previousSecret ? [row.secret, row.previousSecret] : [row.secret],
         },
         event: {
@@ -150,6 +158,7 @@ export class SqlDeliveryQueue extends DeliveryQueue {
           occurredAt: row.occurredAt,
           dataJson: row.dataJson,
           owner: row.eventOwner,
+          organizationId: numberOrNull(row.eventOrganizationId),
         },
       };
     });

@@ -24,12 +24,30 @@ export class ApiKeyOrmEntity {
   @Column({ type: 'text', array: true })
   scopes!: string[];
 
+  /** The tenant the key belongs to, in the application's terms; null: none. */
+  @Column({ name: 'organization_id', type: 'bigint', nullable: true })
+  organizationId!: string | null;
+
   @Column({ type: 'varchar', length: 32 })
   prefix!: string;
 
   /** SHA-256 of the key, hex; unique, and the only way a key is found. */
   @Column({ type: 'char', length: 64, unique: true })
   hash!: string;
+
+  /** SHA-256 of the secret the last roll replaced, accepted until `previousHashExpiresAt`. */
+  @Column({ name: 'previous_hash', type: 'char', length: 64, nullable: true, unique: true })
+  previousHash!: string | null;
+
+  @Column({ name: 'previous_hash_expires_at', type: 'timestamptz', nullable: true })
+  previousHashExpiresAt!: Date | null;
+
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt!: Date | null;
+
+  /** When the key was last issued, rolled or revoked: every instance looks for changes since. */
+  @Column({ name: 'changed_at', type: 'timestamptz', default: () => 'now()' })
+  changedAt!: Date;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;

@@ -20,13 +20,27 @@ function toRecord(row: ApiKeyOrmEntity): ApiKeyRecord {
           }
         : null,
     scopes: row.scopes,
+    organizationId: row.organizationId,
     prefix: row.prefix,
     hash: row.hash,
+    previousHash: row.previousHash,
+    previousHashExpiresAt: row.previousHashExpiresAt,
+    expiresAt: row.expiresAt,
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
     lastUsedAt: row.lastUsedAt,
   };
 }
+
+/** What the set of known keys needs of a row. */
+const KEY_HASH_COLUMNS = [
+  'key.id AS id',
+  'key.hash AS hash',
+  'key.previous_hash AS "previousHash"',
+  'key.previous_hash_expires_at AS "previousHashExpiresAt"',
+  'key.expires_at AS "expiresAt"',
+  'key.revoked_at AS "revokedAt"',
+];
 
 /** Whether text is an id the bigint column can hold: anything else names no key. */
 function isBigintId(id: string): boolean {
@@ -50,6 +64,8 @@ export class TypeOrmApiKeyStore extends ApiKeyStore {
         perDay: key.limits?.perDay ?? null,
         openOrders: key.limits?.openOrders ?? null,
         scopes: key.scopes,
+        organizationId: key.organizationId,
+        expiresAt: key.expiresAt,
         prefix: key.prefix,
         hash: key.hash,
       }),
@@ -58,18 +74,51 @@ export class TypeOrmApiKeyStore extends ApiKeyStore {
   }
 
   async findByHash(hash: string): Promise<ApiKeyRecord | null> {
-    const row = await this.rows.findOneBy({ hash });
+    const row = await this.rows.findOne({ where: [{ hash }, { previousHash: hash }] });
     return row ? toRecord(row) : null;
   }
 
-  async list(): Promise<ApiKeyRecord[]> {
-    return (await this.rows.find({ order: { id: 'ASC' } })).map(toRecord);
+  async findById(id: string): Promise<ApiKeyRecord | null> {
+    if (!isBigintId(id)) return null;
+    const row = await this.rows.findOneBy({ id });
+    return row ? toRecord(row) : null;
+  }
+
+  async list(organizationId?: string): Promise<ApiKeyRecord[]> {
+    const where = organizationId === undefined ? {} : { organizationId };
+    return (await this.rows.find({ where, order: { id: 'ASC' } })).map(toRecord);
   }
 
   async revoke(id: string, at: Date): Promise<boolean> {
     if (!isBigintId(id)) return false;
-    const result = await this.rows.update({ id, revokedAt: IsNull() }, { revokedAt: at });
+    const result = await this.rows.update(
+      { id, revokedAt: IsNull() },
+      { revokedAt: at, changedAt: () => 'now()' },
+    );
     return (result.affected ?? 0) > 0;
+  }
+
+  async roll(
+    id: string,
+    secret: { hash: string; prefix: string },
+    previousValidUntil: Date,
+  ): Promise<ApiKeyRecord | null> {
+    if (!isBigintId(id)) return null;
+    // One statement: the secret replaced is the one the row holds as it is updated.
+    const result = await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({
+        hash: secret.hash,
+        prefix: secret.prefix,
+        previousHash: () => 'hash',
+        previousHashExpiresAt: previousValidUntil,
+        changedAt: () => 'now()',
+      })
+      .where({ id, revokedAt: IsNull() })
+      .execute();
+    if ((result.affected ?? 0) === 0) return null;
+    return this.findById(id);
   }
 
   async recordUse(ids: string[], at: Date): Promise<void> {
@@ -83,11 +132,23 @@ export class TypeOrmApiKeyStore extends ApiKeyStore {
   hashesAfter(afterId: string | null, limit: number): Promise<KeyHash[]> {
     return this.rows
       .createQueryBuilder('key')
-      .select(['key.id AS id', 'key.hash AS hash'])
+      .select(KEY_HASH_COLUMNS)
       .where('key.revoked_at IS NULL')
       .andWhere('key.id > :after', { after: afterId ?? '0' })
       .orderBy('key.id')
       .limit(limit)
       .getRawMany<KeyHash>();
+  }
+
+  async changedSince(since: Date | null): Promise<{ keys: KeyHash[]; until: Date }> {
+    const [{ now }] = await this.rows.query<{ now: Date }[]>('SELECT now() AS now');
+    if (since === null) return { keys: [], until: now };
+    const keys = await this.rows
+      .createQueryBuilder('key')
+      .select(KEY_HASH_COLUMNS)
+      .where('key.changed_at > :since', { since })
+      .orderBy('key.id')
+      .getRawMany<KeyHash>();
+    return { keys, until: now };
   }
 }

@@ -21,6 +21,22 @@ export class ApiKeyDto {
   scopes!: Scope[];
 
   @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    nullable: true,
+    description: 'The organisation whose staff the key is; null for adopters and integrators',
+  })
+  organizationId!: number | null;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'From this instant the key is refused (401); null: it never expires',
+  })
+  expiresAt!: string | null;
+
+  @ApiProperty({
     description: 'The first characters of the key, to recognise it',
     example: 'pet_live_AbCd',
   })
@@ -39,6 +55,14 @@ export class ApiKeyDto {
     type: 'string',
     format: 'date-time',
     nullable: true,
+    description: 'Until when the secret the last roll replaced still works; null when none does',
+  })
+  previousSecretValidUntil!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
     description: 'End of a temporary ban',
   })
   bannedUntil!: string | null;
@@ -51,6 +75,8 @@ export class IssuedApiKeyDto extends PickType(ApiKeyDto, [
   'plan',
   'limits',
   'scopes',
+  'organizationId',
+  'expiresAt',
   'prefix',
   'createdAt',
 ] as const) {

@@ -14,6 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Scope, SCOPES } from '../../../common/scopes';
+import { IsDateTime } from '../../../platform/http/request/date-time.validator';
 import { IsText } from '../../../platform/http/request/text.validator';
 
 @ApiSchema({ name: 'RateLimits' })
@@ -84,4 +85,28 @@ export class IssueApiKeyDto {
   @IsIn(SCOPES, { each: true, message: `scopes must each be one of ${SCOPES.join(', ')}` })
   @ArrayUnique({ message: 'scopes must not repeat a scope' })
   scopes?: Scope[];
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int64',
+    minimum: 1,
+    description:
+      "The organisation whose staff the key is (`POST /admin/organizations`); none for an adopter's or an integrator's key",
+    example: 2,
+  })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsInt({ message: 'organizationId must be an integer' })
+  @Min(1, { message: 'organizationId must be from 1 to 9007199254740991' })
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'organizationId must be from 1 to 9007199254740991' })
+  organizationId?: number;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'date-time',
+    description: 'From this instant the key is refused: in the future, at most two years away',
+    example: '2027-06-30T00:00:00Z',
+  })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsDateTime()
+  expiresAt?: string;
 }

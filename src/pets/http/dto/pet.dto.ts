@@ -32,6 +32,17 @@ export class PetDto {
 
   @ApiProperty({
     description:
+      'Read-only: the organisation that owns the animal (`GET /v1/organizations/{id}`): its staff alone change it. ' +
+      'A key without an organisation creates animals in organisation 1.',
+    type: 'integer',
+    format: 'int64',
+    readOnly: true,
+    example: 1,
+  })
+  organizationId!: number;
+
+  @ApiProperty({
+    description:
       'Read-only: 1 when created, +1 on every change of the animal (by a client or by an order); its `ETag` is `"<version>"`',
     type: 'integer',
     format: 'int32',

@@ -1,4 +1,4 @@
-import { markInexactNumbers, reviveInexactNumbers } from './json-numbers';
+import { InexactNumber, markInexactNumbers, reviveInexactNumbers } from './json-numbers';
 
 const parse = (text: string): unknown =>
   JSON.parse(markInexactNumbers(text) ?? text, reviveInexactNumbers);
@@ -17,12 +17,21 @@ describe('numbers judged by their text', () => {
     '12345678901234567890',
     '1.5',
     '0.0',
-  ])('turns %s, which JSON.parse would round or never hold as an integer, into NaN', (literal) => {
-    expect(parse(`{"categoryId": ${literal}, "list": [${literal}]}`)).toEqual({
-      categoryId: NaN,
-      list: [NaN],
-    });
-  });
+  ])(
+    'turns %s, which JSON.parse would round or never hold as an integer, into no number, keeping its text',
+    (literal) => {
+      const parsed = parse(`{"categoryId": ${literal}, "list": [${literal}]}`) as {
+        categoryId: InexactNumber;
+        list: InexactNumber[];
+      };
+      expect(parsed).toEqual({
+        categoryId: new InexactNumber(literal),
+        list: [new InexactNumber(literal)],
+      });
+      expect(typeof parsed.categoryId).not.toBe('number');
+      expect(parsed.list[0].value).toBe(Number(literal));
+    },
+  );
 
   it.each(['0', '1', '-7', '9007199254740991', '-9007199254740991', '1234567890123456'])(
     'keeps the plain safe integer %s as it is',

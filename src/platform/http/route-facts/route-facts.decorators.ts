@@ -52,7 +52,20 @@ export const RequiresScope = (scope: Scope, ...alternatives: Scope[]) =>
   applyDecorators(stating({ scopes: [scope, ...alternatives] }), ApiErrorResponses('forbidden'));
 
 /**
+ * Any valid key may call the operation, whatever its scopes (a key asking about itself): stated,
+ * so that no operation is left open by omission. The document states an empty list.
+ */
+export const AnyValidKey = () => stating({ scopes: [] });
+
+/**
  * The operation is a partial update whose body also comes as `application/merge-patch+json`
  * (RFC 7396): the body parser reads it as JSON, and the document lists both media types.
  */
 export const AcceptsMergePatch = () => stating({ acceptsMergePatch: true });
+
+/**
+ * A valid key's request is not counted against its rate limits (it reads its own budget, as
+ * GitHub's `GET /rate_limit`); a request without a valid key pays from its address as anywhere,
+ * so that no route lets an address guess keys for free. The document says so.
+ */
+export const Uncounted = () => stating({ uncounted: true });

@@ -27,6 +27,11 @@ export interface RouteFacts {
   scopes?: readonly Scope[];
   /** The body may also come as `application/merge-patch+json` (RFC 7396), read as JSON. */
   acceptsMergePatch?: boolean;
+  /**
+   * A request with a valid key is not counted against the key's budget (it asks about that
+   * budget itself); without a valid key the address pays, as on every route.
+   */
+  uncounted?: boolean;
 }
 
 export const ROUTE_FACTS = 'pet-adoption:route-facts';

@@ -1,4 +1,4 @@
-import { admits, versionsOf } from './pet-version';
+import { admits, versionsOf } from './versions';
 
 describe('version preconditions', () => {
   it('admits any version without a precondition, and with "any"', () => {

@@ -1,11 +1,11 @@
-import { parseIfMatch } from '../../platform/http/request/entity-tags';
-import { petEntityTag, versionPreconditionOf } from './pet-entity-tag';
+import { parseIfMatch } from '../request/entity-tags';
+import { versionEntityTag, versionPreconditionOf } from './version-entity-tag';
 
 const precondition = (header: string) => versionPreconditionOf(parseIfMatch(header)!);
 
-describe("a pet's entity tag", () => {
+describe("a versioned resource's entity tag", () => {
   it('is its version, quoted', () => {
-    expect(petEntityTag({ version: 3 })).toBe('"3"');
+    expect(versionEntityTag({ version: 3 })).toBe('"3"');
   });
 
   it('reads If-Match as the versions it names', () => {

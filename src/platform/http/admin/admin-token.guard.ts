@@ -3,8 +3,8 @@ import { parseBearer } from '@pet-adoption/api-keys';
 import { clientBudget, RateLimitClock, windowsAt, WindowStore } from '@pet-adoption/rate-limit';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppConfig } from '../../platform/config/app-config';
-import { ApiError } from '../../platform/http/errors/api-error';
+import { AppConfig } from '../../config/app-config';
+import { ApiError } from '../errors/api-error';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 

@@ -1,0 +1,106 @@
+import { Requester } from '../../common/requester';
+import { InsufficientScopeError } from '../../common/scopes';
+import { KeyNotFoundError, NoOrganizationError, ScopesBeyondIssuerError } from '../domain/key';
+import { GetOwnKey } from './get-own-key.use-case';
+import { IssueOrganizationKey } from './issue-organization-key.use-case';
+import { ListOrganizationKeys } from './list-organization-keys.use-case';
+import { RevokeOrganizationKey } from './revoke-organization-key.use-case';
+import { RollKey } from './roll-key.use-case';
+import {
+  InMemoryOrganizationKeys,
+  UntouchedKeyUsage,
+} from '../../../test/fakes/in-memory-organization-keys';
+
+const MANAGER_SCOPES = ['pets:read', 'pets:manage', 'organization:manage'];
+
+describe('the organisation key use cases', () => {
+  let keys: InMemoryOrganizationKeys;
+  let manager: Requester;
+  let other: Requester;
+
+  beforeEach(() => {
+    keys = new InMemoryOrganizationKeys();
+    const own = keys.add({
+      scopes: MANAGER_SCOPES,
+      organizationId: 2,
+      plan: 'enterprise',
+      limits: { perMinute: 5000, perDay: 100_000, openOrders: 80 },
+    });
+    keys.add({ scopes: ['pets:read'], organizationId: 2 });
+    keys.add({ scopes: MANAGER_SCOPES, organizationId: 3 });
+    keys.add({ scopes: ['pets:read'], organizationId: null });
+    manager = { keyId: own.id, scopes: MANAGER_SCOPES, organizationId: 2 };
+    other = { keyId: '3', scopes: MANAGER_SCOPES, organizationId: 3 };
+  });
+
+  it("lists its own organisation's keys only", async () => {
+    expect((await new ListOrganizationKeys(keys).execute(manager)).map((k) => k.id)).toEqual([
+      '1',
+      '2',
+    ]);
+    expect((await new ListOrganizationKeys(keys).execute(other)).map((k) => k.id)).toEqual(['3']);
+  });
+
+  it('needs organization:manage first, and an organisation', async () => {
+    const list = new ListOrganizationKeys(keys);
+    expect(() => list.execute({ ...manager, scopes: ['pets:manage'] })).toThrow(
+      InsufficientScopeError,
+    );
+    expect(() => list.execute({ ...manager, organizationId: null })).toThrow(NoOrganizationError);
+  });
+
+  describe('IssueOrganizationKey', () => {
+    it('issues a key in its organisation, on its own plan and limits, with scopes it holds', async () => {
+      const { key, secret } = await new IssueOrganizationKey(keys).execute(manager, {
+        name: 'Front desk',
+        scopes: ['pets:read', 'pets:manage'],
+      });
+      expect(secret).toBe('secret-1');
+      expect(key).toMatchObject({
+        name: 'Front desk',
+        organizationId: 2,
+        plan: 'enterprise',
+        limits: { perMinute: 5000, perDay: 100_000, openOrders: 80 },
+        scopes: ['pets:read', 'pets:manage'],
+      });
+    });
+
+    it('never hands on a scope it lacks', async () => {
+      await expect(
+        new IssueOrganizationKey(keys).execute(manager, {
+          name: 'Boss',
+          scopes: ['pets:read', 'orders:manage', 'webhooks:manage'],
+        }),
+      ).rejects.toThrow(new ScopesBeyondIssuerError(['orders:manage', 'webhooks:manage']));
+      expect(keys.rows).toHaveLength(4);
+    });
+  });
+
+  describe('RollKey and RevokeOrganizationKey', () => {
+    it("rolls and revokes its own organisation's keys, itself included", async () => {
+      const rolled = await new RollKey(keys).execute(manager, '2', 60);
+      expect(rolled.key.previousSecretValidUntil).not.toBeNull();
+      expect((await new RollKey(keys).execute(manager, '1', 0)).key.id).toBe('1');
+      await new RevokeOrganizationKey(keys).execute(manager, '2');
+      expect(keys.rows[1].revokedAt).not.toBeNull();
+    });
+
+    it("answers another organisation's key, a key of none, a revoked one and an unknown one with 404, changing nothing", async () => {
+      await new RevokeOrganizationKey(keys).execute(manager, '2');
+      for (const id of ['3', '4', '2', '99']) {
+        await expect(new RollKey(keys).execute(manager, id, 0)).rejects.toThrow(KeyNotFoundError);
+        await expect(new RevokeOrganizationKey(keys).execute(manager, id)).rejects.toThrow(
+          KeyNotFoundError,
+        );
+      }
+      expect(keys.rows[2]).toMatchObject({ revokedAt: null, previousSecretValidUntil: null });
+    });
+  });
+
+  it('tells any key about itself and its budget, with no scope', async () => {
+    const reader: Requester = { keyId: '4', scopes: ['pets:read'], organizationId: null };
+    const own = await new GetOwnKey(keys, new UntouchedKeyUsage()).execute(reader);
+    expect(own.key.id).toBe('4');
+    expect(own.usage.minute).toEqual({ limit: 300, remaining: 300, reset: 0 });
+  });
+});

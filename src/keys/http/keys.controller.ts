@@ -1,0 +1,159 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
+import { rateLimitHeaders } from '@pet-adoption/rate-limit';
+import type { FastifyReply } from 'fastify';
+import { instantOf } from '../../common/date-time';
+import {
+  ApiErrorResponses,
+  BODY_ERRORS,
+  KEY_PROTECTED_ERRORS,
+} from '../../platform/http/errors/api-error-responses.decorator';
+import { requesterOf } from '../../platform/http/request/requester';
+import {
+  AnyValidKey,
+  RequiresScope,
+  Stability,
+  Uncounted,
+} from '../../platform/http/route-facts/route-facts.decorators';
+import { GetOwnKey } from '../application/get-own-key.use-case';
+import { IssueOrganizationKey } from '../application/issue-organization-key.use-case';
+import { ListOrganizationKeys } from '../application/list-organization-keys.use-case';
+import { Usage } from '../application/organization-keys';
+import { RevokeOrganizationKey } from '../application/revoke-organization-key.use-case';
+import { RollKey } from '../application/roll-key.use-case';
+import { KeyWithSecret } from '../domain/key';
+import { KeyIdParamsDto } from './dto/key-id.params.dto';
+import { KeyDto, KeyWithSecretDto, OwnKeyDto } from './dto/key.dto';
+import { KeyRollDto, NewKeyDto } from './dto/new-key.dto';
+
+const withSecret = ({ key, secret }: KeyWithSecret): KeyWithSecretDto => ({
+  ...KeyDto.of(key),
+  key: secret,
+});
+
+/** The rate-limit headers of a budget read without counting: as a counted answer would carry. */
+function usageHeaders(usage: Usage): Record<string, string> {
+  const windows = (['minute', 'day'] as const).map((name) => ({
+    name,
+    limit: usage[name].limit,
+    remaining: usage[name].remaining,
+    resetAt: usage[name].reset,
+  }));
+  return rateLimitHeaders(windows, Date.now());
+}
+
+/** An organisation's own keys, managed by its staff: issue, list, roll, revoke; and a key's own. */
+@ApiTags('keys')
+@ApiBearerAuth()
+@ApiErrorResponses(...KEY_PROTECTED_ERRORS)
+@Controller('v1/keys')
+export class KeysController {
+  constructor(
+    private readonly listKeys: ListOrganizationKeys,
+    private readonly issueKey: IssueOrganizationKey,
+    private readonly rollKey: RollKey,
+    private readonly revokeKey: RevokeOrganizationKey,
+    private readonly getOwnKey: GetOwnKey,
+  ) {}
+
+  @Get()
+  @Stability('beta')
+  @RequiresScope('organization:manage')
+  @ApiOperation({
+    operationId: 'listOrganizationKeys',
+    summary: "List the organisation's keys",
+    description:
+      "The keys of the calling key's organisation, revoked ones included; never a secret.",
+  })
+  @ApiResponse({ status: 200, type: KeyDto, isArray: true })
+  async list(@AuthenticatedClient() client: ApiClient): Promise<KeyDto[]> {
+    return (await this.listKeys.execute(requesterOf(client))).map(KeyDto.of);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @Stability('beta')
+  @RequiresScope('organization:manage')
+  @ApiOperation({
+    operationId: 'issueOrganizationKey',
+    summary: 'Issue a key for the organisation',
+    description:
+      "A key of the calling key's organisation and plan, with scopes the calling key holds itself (more is a 403); " +
+      'its secret is shown in this answer only.',
+  })
+  @ApiResponse({ status: 201, type: KeyWithSecretDto })
+  @ApiErrorResponses(...BODY_ERRORS)
+  async issue(
+    @Body() body: NewKeyDto,
+    @AuthenticatedClient() client: ApiClient,
+  ): Promise<KeyWithSecretDto> {
+    const issued = await this.issueKey.execute(requesterOf(client), {
+      name: body.name,
+      scopes: body.scopes,
+      expiresAt: body.expiresAt === undefined ? null : instantOf(body.expiresAt),
+    });
+    return withSecret(issued);
+  }
+
+  @Get('self')
+  @Stability('beta')
+  @AnyValidKey()
+  @Uncounted()
+  @ApiOperation({
+    operationId: 'getOwnKey',
+    summary: 'The calling key, and what is left of its budget',
+  })
+  @ApiResponse({ status: 200, type: OwnKeyDto })
+  async self(
+    @AuthenticatedClient() client: ApiClient,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<OwnKeyDto> {
+    const { key, usage } = await this.getOwnKey.execute(requesterOf(client));
+    const headers = usageHeaders(usage);
+    for (const name in headers) void reply.header(name, headers[name]);
+    const { id, name, plan, limits, scopes, organizationId, expiresAt } = KeyDto.of(key);
+    return { id, name, plan, limits, scopes, organizationId, expiresAt, usage };
+  }
+
+  @Post(':keyId/roll')
+  @HttpCode(200)
+  @Stability('beta')
+  @RequiresScope('organization:manage')
+  @ApiOperation({
+    operationId: 'rollKey',
+    summary: 'Give a key a new secret',
+    description:
+      'The new secret is shown in this answer only; the old one keeps working for `overlapSeconds`, ' +
+      "then is refused on every instance. Keys of the calling key's organisation only (another's is a 404).",
+  })
+  @ApiResponse({ status: 200, type: KeyWithSecretDto })
+  @ApiErrorResponses(...BODY_ERRORS, 'not_found')
+  async roll(
+    @Param() { keyId }: KeyIdParamsDto,
+    @Body() body: KeyRollDto,
+    @AuthenticatedClient() client: ApiClient,
+  ): Promise<KeyWithSecretDto> {
+    return withSecret(await this.rollKey.execute(requesterOf(client), keyId, body.overlapSeconds));
+  }
+
+  @Delete(':keyId')
+  @HttpCode(204)
+  @Stability('beta')
+  @RequiresScope('organization:manage')
+  @ApiOperation({
+    operationId: 'revokeOrganizationKey',
+    summary: 'Revoke a key of the organisation',
+    description:
+      'Refused on every instance from then on; its placed orders are cancelled (`key_revoked`) within a minute. ' +
+      "Keys of the calling key's organisation only (another's is a 404).",
+  })
+  @ApiResponse({ status: 204, description: 'Revoked' })
+  @ApiErrorResponses('validation_failed', 'not_found')
+  async revoke(
+    @Param() { keyId }: KeyIdParamsDto,
+    @AuthenticatedClient() client: ApiClient,
+  ): Promise<void> {
+    await this.revokeKey.execute(requesterOf(client), keyId);
+  }
+}
