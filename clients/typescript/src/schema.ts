@@ -45,14 +45,14 @@ export interface paths {
     post?: never;
     /**
      * Remove an animal from the catalogue
-     * @description Beta: it may still change. From then on the animal is a 404 to every operation on it and absent from listings and the inventory; its orders stay readable, naming it; its id is never given again. An animal an open order holds cannot be removed (409). Scope: `pets:write`.
+     * @description Beta: it may still change. Only the staff of the animal's organisation (another's is a 404). From then on the animal is a 404 to every operation on it and absent from listings and the inventory; its orders stay readable, naming it; its id is never given again. An animal an open order holds cannot be removed (409). Scope: `pets:manage`.
      */
     delete: operations['deletePet'];
     options?: never;
     head?: never;
     /**
      * Correct an animal
-     * @description Beta: it may still change. Changes the fields given (JSON Merge Patch, RFC 7396: absent fields are kept, `null` is refused, `{}` changes nothing). While an open order holds the animal its status follows the order: changing it is a 409, other fields may change. Send the `ETag` you read as `If-Match` so that a change made since is never overwritten (412). The body may be sent as `application/json` or `application/merge-patch+json`. Scope: `pets:write`.
+     * @description Beta: it may still change. Changes the fields given (JSON Merge Patch, RFC 7396: absent fields are kept, `null` is refused, `{}` changes nothing). Only the staff of the animal's organisation: another organisation's animal is a 404 here, though anyone may read it. While an open order holds the animal its status follows the order: changing it is a 409, other fields may change. Send the `ETag` you read as `If-Match` so that a change made since is never overwritten (412). The body may be sent as `application/json` or `application/merge-patch+json`. Scope: `pets:manage`.
      */
     patch: operations['updatePet'];
     trace?: never;
@@ -66,7 +66,7 @@ export interface paths {
     };
     /**
      * List orders
-     * @description Beta: it may still change. Returns a page of the key's own orders (every key's with `orders:manage`) in ascending id order. Scope: `orders:read` (or `orders:manage`).
+     * @description Beta: it may still change. Returns a page of the key's own orders (and, with `orders:manage`, those for its organisation's pets) in ascending id order. Scope: `orders:read` (or `orders:manage`).
      */
     get: operations['listOrders'];
     put?: never;
@@ -90,7 +90,7 @@ export interface paths {
     };
     /**
      * Fetch one order
-     * @description Beta: it may still change. Another key's order is a 404 without `orders:manage`. Scope: `orders:read` (or `orders:manage`).
+     * @description Beta: it may still change. Another key's order is a 404 unless the key manages the orders of the pet's organisation. Scope: `orders:read` (or `orders:manage`).
      */
     get: operations['getOrder'];
     put?: never;
@@ -100,7 +100,7 @@ export interface paths {
     head?: never;
     /**
      * Approve, deliver or cancel an order
-     * @description Beta: it may still change. The animal follows its order: `sold` once delivered, `available` again once cancelled. Cancelling takes `orders:write` (own orders) or `orders:manage`; approving and delivering take `orders:manage`. The body may be sent as `application/json` or `application/merge-patch+json`. Scope: `orders:write` (or `orders:manage`).
+     * @description Beta: it may still change. The animal follows its order: `sold` once delivered, `available` again once cancelled. Cancelling takes `orders:write` (own orders) or `orders:manage`; approving and delivering take `orders:manage` of the pet's organisation. The body may be sent as `application/json` or `application/merge-patch+json`. Scope: `orders:write` (or `orders:manage`).
      */
     patch: operations['updateOrder'];
     trace?: never;
@@ -155,7 +155,7 @@ export interface paths {
     get?: never;
     /**
      * Name a category
-     * @description Beta: it may still change. Names the category with this id: creates it (201) when no category has the id yet, renames it (200) otherwise. Names are unique whatever their case; renaming a category to its own name in another case is fine. Scope: `pets:write`.
+     * @description Beta: it may still change. Names the category with this id: creates it (201) when no category has the id yet, renames it (200) otherwise. Names are unique whatever their case; renaming a category to its own name in another case is fine. Scope: `pets:manage`.
      */
     put: operations['putCategory'];
     post?: never;
@@ -337,6 +337,134 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/organizations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the shelters
+     * @description Beta: it may still change. Returns a page of organisations in ascending id order; `name` and `near` (with `radiusKm`) combine. With `near`, only those whose location is within the radius, each with `distanceKm`. Scope: `pets:read`.
+     */
+    get: operations['listOrganizations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/organizations/{organizationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Fetch one shelter
+     * @description Beta: it may still change. Scope: `pets:read`.
+     */
+    get: operations['getOrganization'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Correct the key's own organisation
+     * @description Beta: it may still change. Changes the members given (JSON Merge Patch, RFC 7396: absent members are kept, `null` clears an optional one, `address` and `location` merge member by member). Only the key's own organisation: another is a 404. Send the `ETag` you read as `If-Match` so that a change made since is never overwritten (412). Scope: `organization:manage`.
+     */
+    patch: operations['updateOrganization'];
+    trace?: never;
+  };
+  '/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the organisation's keys
+     * @description Beta: it may still change. The keys of the calling key's organisation, revoked ones included; never a secret. Scope: `organization:manage`.
+     */
+    get: operations['listOrganizationKeys'];
+    put?: never;
+    /**
+     * Issue a key for the organisation
+     * @description Beta: it may still change. A key of the calling key's organisation and plan, with scopes the calling key holds itself (more is a 403); its secret is shown in this answer only. Scope: `organization:manage`.
+     */
+    post: operations['issueOrganizationKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/keys/self': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The calling key, and what is left of its budget
+     * @description Beta: it may still change. Any valid key, whatever its scopes. Not counted against the rate limits with a valid key (without one, the address pays as anywhere).
+     */
+    get: operations['getOwnKey'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/keys/{keyId}/roll': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Give a key a new secret
+     * @description Beta: it may still change. The new secret is shown in this answer only; the old one keeps working for `overlapSeconds`, then is refused on every instance. Keys of the calling key's organisation only (another's is a 404). Scope: `organization:manage`.
+     */
+    post: operations['rollKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/keys/{keyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a key of the organisation
+     * @description Beta: it may still change. Refused on every instance from then on; its placed orders are cancelled (`key_revoked`) within a minute. Keys of the calling key's organisation only (another's is a 404). Scope: `organization:manage`.
+     */
+    delete: operations['revokeOrganizationKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -405,6 +533,12 @@ export interface components {
       categoryId: number;
       /** @description Availability of the animal */
       status: components['schemas']['PetStatus'];
+      /**
+       * Format: int64
+       * @description Read-only: the organisation that owns the animal (`GET /v1/organizations/{id}`): its staff alone change it. A key without an organisation creates animals in organisation 1.
+       * @example 1
+       */
+      readonly organizationId: number;
       /**
        * Format: int32
        * @description Read-only: 1 when created, +1 on every change of the animal (by a client or by an order); its `ETag` is `"<version>"`
@@ -770,12 +904,311 @@ export interface components {
        */
       since: string;
     };
+    Address: {
+      /** @example 12 Harbour Road */
+      line1: string | null;
+      /** @example Bristol */
+      city: string;
+      /** @example null */
+      region: string | null;
+      /** @example BS1 5TY */
+      postalCode: string | null;
+      /**
+       * @description ISO 3166-1 alpha-2, in capitals
+       * @example GB
+       */
+      country: string;
+    };
+    GeoPoint: {
+      /** @example 51.4545 */
+      lat: number;
+      /** @example -2.5879 */
+      lon: number;
+    };
+    Organization: {
+      /**
+       * Format: int64
+       * @example 2
+       */
+      readonly id: number;
+      /**
+       * @description Unique, as names are compared ignoring case, width and invisible characters
+       * @example Harbour Rescue
+       */
+      name: string;
+      /**
+       * @description Where adopters write; null only for organisation 1 until its staff give it (it was created by the upgrade)
+       * @example adopt@harbour-rescue.example
+       */
+      email: string | null;
+      /** @example +44 117 496 0000 */
+      phone: string | null;
+      /**
+       * Format: uri
+       * @description An https URL, as parsed
+       * @example https://harbour-rescue.example/
+       */
+      website: string | null;
+      /** @description Null only for organisation 1 until its staff give it */
+      address: components['schemas']['Address'] | null;
+      /** @description Where its animals can be met: what a `near` search measures from */
+      location: components['schemas']['GeoPoint'] | null;
+      /** @example Home visits before every adoption. */
+      adoptionPolicy: string | null;
+      /**
+       * Format: int32
+       * @description +1 on every change; the `ETag` is `"<version>"`
+       */
+      readonly version: number;
+      /** Format: date-time */
+      readonly createdAt: string;
+      /** Format: date-time */
+      readonly updatedAt: string;
+      /**
+       * @description With `near` only: how far it is from the point, in kilometres (to 100 m)
+       * @example 12.4
+       */
+      readonly distanceKm?: number;
+    };
+    AddressUpdate: {
+      /**
+       * @description First line of the street address
+       * @example 12 Harbour Road
+       */
+      line1?: Record<string, never> | null;
+      /**
+       * @description City (it cannot be removed)
+       * @example Bristol
+       */
+      city?: string;
+      /**
+       * @description Region, state or county
+       * @example Avon
+       */
+      region?: Record<string, never> | null;
+      /**
+       * @description Postal code
+       * @example BS1 5TY
+       */
+      postalCode?: Record<string, never> | null;
+      /**
+       * @description ISO 3166-1 alpha-2, in capitals
+       * @example GB
+       */
+      country?: string;
+    };
+    GeoPointUpdate: {
+      /** @example 51.4545 */
+      lat?: number;
+      /** @example -2.5879 */
+      lon?: number;
+    };
+    OrganizationUpdate: {
+      /**
+       * @description Unique among organisations
+       * @example Harbour Rescue
+       */
+      name?: string;
+      /**
+       * @description Where adopters write
+       * @example adopt@harbour-rescue.example
+       */
+      email?: string;
+      /**
+       * @description Digits, with an optional leading +
+       * @example +44 117 496 0000
+       */
+      phone?: Record<string, never> | null;
+      /**
+       * Format: uri
+       * @description An absolute https URL without credentials; answered as parsed
+       * @example https://harbour-rescue.example/
+       */
+      website?: string | null;
+      address?: components['schemas']['AddressUpdate'];
+      location?: components['schemas']['GeoPointUpdate'] | null;
+      /**
+       * @description What adopters should know, up to 5,000 characters
+       * @example Home visits before every adoption.
+       */
+      adoptionPolicy?: Record<string, never> | null;
+    };
+    KeyLimits: {
+      /** @example 300 */
+      perMinute: number;
+      /** @example 10000 */
+      perDay: number;
+      /**
+       * @description Orders it may hold open at once
+       * @example 50
+       */
+      openOrders: number;
+    };
+    /** @enum {string} */
+    Scope:
+      | 'pets:read'
+      | 'pets:write'
+      | 'orders:read'
+      | 'orders:write'
+      | 'orders:manage'
+      | 'pets:manage'
+      | 'organization:manage'
+      | 'webhooks:manage';
+    Key: {
+      /**
+       * Format: int64
+       * @example 12
+       */
+      id: number;
+      /** @example Front desk */
+      name: string;
+      /**
+       * @example pro
+       * @enum {string}
+       */
+      plan: 'free' | 'pro' | 'business' | 'enterprise';
+      limits: components['schemas']['KeyLimits'];
+      scopes: components['schemas']['Scope'][];
+      /**
+       * Format: int64
+       * @example 2
+       */
+      organizationId: number | null;
+      /**
+       * @description The first characters of its secret
+       * @example pet_live_AbCd
+       */
+      prefix: string;
+      /** Format: date-time */
+      expiresAt: string | null;
+      /**
+       * Format: date-time
+       * @description Until when the secret the last roll replaced still works; null when none does
+       */
+      previousSecretValidUntil: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      revokedAt: string | null;
+      /** Format: date-time */
+      lastUsedAt: string | null;
+    };
+    NewKey: {
+      /**
+       * @description Who the key is for
+       * @example Front desk
+       */
+      name: string;
+      /**
+       * @description What it may do: scopes the calling key holds itself
+       * @example [
+       *       "pets:read",
+       *       "pets:write",
+       *       "pets:manage"
+       *     ]
+       */
+      scopes: components['schemas']['Scope'][];
+      /**
+       * Format: date-time
+       * @description From this instant it is refused: in the future, at most two years away
+       * @example 2027-06-30T00:00:00Z
+       */
+      expiresAt?: string;
+    };
+    KeyWithSecret: {
+      /**
+       * Format: int64
+       * @example 12
+       */
+      id: number;
+      /** @example Front desk */
+      name: string;
+      /**
+       * @example pro
+       * @enum {string}
+       */
+      plan: 'free' | 'pro' | 'business' | 'enterprise';
+      limits: components['schemas']['KeyLimits'];
+      scopes: components['schemas']['Scope'][];
+      /**
+       * Format: int64
+       * @example 2
+       */
+      organizationId: number | null;
+      /**
+       * @description The first characters of its secret
+       * @example pet_live_AbCd
+       */
+      prefix: string;
+      /** Format: date-time */
+      expiresAt: string | null;
+      /**
+       * Format: date-time
+       * @description Until when the secret the last roll replaced still works; null when none does
+       */
+      previousSecretValidUntil: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      revokedAt: string | null;
+      /** Format: date-time */
+      lastUsedAt: string | null;
+      /**
+       * @description The key itself. Shown this once only: store it now.
+       * @example pet_live_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE
+       */
+      key: string;
+    };
+    KeyWindowUsage: {
+      /** @example 300 */
+      limit: number;
+      /** @example 287 */
+      remaining: number;
+      /** @description Unix time, in seconds, at which it ends */
+      reset: number;
+    };
+    KeyUsage: {
+      minute: components['schemas']['KeyWindowUsage'];
+      day: components['schemas']['KeyWindowUsage'];
+    };
+    OwnKey: {
+      /**
+       * Format: int64
+       * @example 12
+       */
+      id: number;
+      /** @example Front desk */
+      name: string;
+      /**
+       * @example pro
+       * @enum {string}
+       */
+      plan: 'free' | 'pro' | 'business' | 'enterprise';
+      limits: components['schemas']['KeyLimits'];
+      scopes: components['schemas']['Scope'][];
+      /**
+       * Format: int64
+       * @example 2
+       */
+      organizationId: number | null;
+      /** Format: date-time */
+      expiresAt: string | null;
+      usage?: components['schemas']['KeyUsage'];
+    };
+    KeyRoll: {
+      /**
+       * @description How long the replaced secret keeps working, in seconds (0: not at all; at most a week)
+       * @example 3600
+       */
+      overlapSeconds: number;
+    };
     Pets: components['schemas']['Pet'][];
     Orders: components['schemas']['Order'][];
     Categories: components['schemas']['Category'][];
     Events: components['schemas']['Event'][];
     WebhookEndpoints: components['schemas']['WebhookEndpoint'][];
     WebhookDeliveryAttempts: components['schemas']['WebhookDeliveryAttempt'][];
+    Organizations: components['schemas']['Organization'][];
   };
   responses: never;
   parameters: never;
@@ -5511,6 +5944,1560 @@ export interface operations {
       };
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listOrganizations: {
+    parameters: {
+      query?: {
+        /** @description Maximum number of items to return */
+        limit?: number;
+        /** @description Return only items whose id is greater than this (the `next` link sets it) */
+        after?: number;
+        /** @description Only those within `radiusKm` of this point (`lat,lon` in decimal degrees); each answer then carries `distanceKm` */
+        near?: string;
+        /** @description How far `near` reaches, in kilometres (1 to 500; 100 when not given) */
+        radiusKm?: number;
+        /** @description Only organisations whose name contains this text, whatever the case of either; at least 3 letters or digits; every character literal */
+        name?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The list of organisations */
+      200: {
+        headers: {
+          /** @description RFC 8288 link to the next page (`rel="next"`), present when more organisations match */
+          Link?: string;
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Organizations'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the organisation */
+        organizationId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The organisation */
+      200: {
+        headers: {
+          /** @description The organization's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the organization only as it was read */
+          ETag?: string;
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Organization'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateOrganization: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Changes the organisation only if its current `ETag` is among those given (`*`: any existing organisation); otherwise a 412 changes nothing. Strong comparison: a weak tag (`W/"3"`) never matches. */
+        'If-Match'?: string;
+      };
+      path: {
+        /** @description Identifier of the organisation */
+        organizationId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrganizationUpdate'];
+        'application/merge-patch+json': components['schemas']['OrganizationUpdate'];
+      };
+    };
+    responses: {
+      /** @description The organisation, as changed */
+      200: {
+        headers: {
+          /** @description The organization's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the organization only as it was read */
+          ETag?: string;
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Organization'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `already_exists`: Another category already has that name (compared case-insensitively). */
+      409: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names none of the resource's current entity tags: it changed since it was read, and nothing was changed. */
+      412: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than 16 KiB. */
+      413: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: The body is not `application/json`. */
+      415: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listOrganizationKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Key'][];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  issueOrganizationKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NewKey'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KeyWithSecret'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than 16 KiB. */
+      413: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: The body is not `application/json`. */
+      415: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getOwnKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OwnKey'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rollKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the key */
+        keyId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['KeyRoll'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KeyWithSecret'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than 16 KiB. */
+      413: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: The body is not `application/json`. */
+      415: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeOrganizationKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the key */
+        keyId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked */
+      204: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
         headers: {
           /** @description The request limit of the window with the fewest requests left */
           'X-RateLimit-Limit'?: number;

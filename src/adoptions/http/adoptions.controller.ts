@@ -103,7 +103,7 @@ export class AdoptionsController {
     operationId: 'listOrders',
     summary: 'List orders',
     description:
-      "Returns a page of the key's own orders (every key's with `orders:manage`) in ascending id order.",
+      "Returns a page of the key's own orders (and, with `orders:manage`, those for its organisation's pets) in ascending id order.",
   })
   @ApiNamedArrayResponse('Orders', OrderDto, {
     status: 200,
@@ -140,7 +140,8 @@ export class AdoptionsController {
   @ApiOperation({
     operationId: 'getOrder',
     summary: 'Fetch one order',
-    description: "Another key's order is a 404 without `orders:manage`.",
+    description:
+      "Another key's order is a 404 unless the key manages the orders of the pet's organisation.",
   })
   @ApiResponse({ status: 200, description: 'The order', type: OrderDto })
   @ApiErrorResponses('validation_failed', 'not_found')
@@ -161,7 +162,7 @@ export class AdoptionsController {
     summary: 'Approve, deliver or cancel an order',
     description:
       'The animal follows its order: `sold` once delivered, `available` again once cancelled. ' +
-      'Cancelling takes `orders:write` (own orders) or `orders:manage`; approving and delivering take `orders:manage`. ' +
+      "Cancelling takes `orders:write` (own orders) or `orders:manage`; approving and delivering take `orders:manage` of the pet's organisation. " +
       'The body may be sent as `application/json` or `application/merge-patch+json`.',
   })
   @ApiBody({
