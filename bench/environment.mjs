@@ -40,6 +40,26 @@ export async function seedOrders(client, count) {
 }
 
 /**
+ * An order placed by the bench's key for every available pet (which becomes pending), for a run
+ * that approves them one by one; the first order's id and how many there are.
+ */
+export async function seedPlacedOrders(client) {
+  const [{ id }] = (await client.query(`SELECT id FROM api_keys WHERE name = 'bench'`)).rows;
+  const { rows } = await client.query(
+    `WITH "pet" AS (
+       UPDATE pets SET status = 'pending' WHERE status = 'available' AND deleted_at IS NULL
+       RETURNING id, organization_id
+     )
+     INSERT INTO orders (pet_id, owner_key_id, organization_id, status, expires_at)
+     SELECT id, $1, organization_id, 'placed', now() + interval '3 days' FROM "pet" ORDER BY id
+     RETURNING id`,
+    [id],
+  );
+  await client.query('VACUUM ANALYZE orders');
+  return { first: Number(rows[0].id), count: rows.length };
+}
+
+/**
  * Cancels the open orders of a key (or of every key), as lapsed holds would be, between two
  * measurements. A placement counts its key's open orders (the cap, ADR 0022), and the bench's keys,
  * whose caps no run reaches, would otherwise keep every order they placed open, so that each run's
@@ -75,13 +95,25 @@ export async function seedOrderablePets(client, count) {
 export async function insertKey(
   client,
   key,
-  { name = 'bench', perMinute = 1_000_000_000, scopes = null } = {},
+  { name = 'bench', perMinute = 1_000_000_000, scopes = null, organizationId = 1 } = {},
 ) {
+  // By default a key of the house's staff: the default scopes and pets:manage, so that it
+  // corrects the pets it measures (docs/adr/0040).
   await client.query(
-    `INSERT INTO api_keys (name, plan, per_minute, per_day, open_orders, prefix, hash, scopes)
+    `INSERT INTO api_keys (name, plan, per_minute, per_day, open_orders, prefix, hash, scopes,
+                           organization_id)
      VALUES ($1, 'enterprise', $2, 1000000000, 1000000000, $3, $4,
-             COALESCE($5::text[], ARRAY['pets:read', 'pets:write', 'orders:read', 'orders:write']))`,
-    [name, perMinute, key.slice(0, 13), createHash('sha256').update(key).digest('hex'), scopes],
+             COALESCE($5::text[],
+                      ARRAY['pets:read', 'pets:write', 'pets:manage', 'orders:read', 'orders:write']),
+             $6)`,
+    [
+      name,
+      perMinute,
+      key.slice(0, 13),
+      createHash('sha256').update(key).digest('hex'),
+      scopes,
+      organizationId,
+    ],
   );
 }
 

@@ -23,6 +23,8 @@ export const TARGETS = {
   nameSearchRatio: 2,
   /** A categoryId page at --large-rows pets: CPU per request and p99, at most this many times a plain page's. */
   categoryPageRatio: 1.2,
+  /** A near page of organisations at 100,000, at most this many times a plain page's CPU and p99. */
+  organizationsNearRatio: 2,
   /** updatePet's service CPU per request, at most this many times createPet's. */
   updatePetCpuRatio: 1.3,
   /** createPet naming a new category each time: CPU per request, at most this many times createPet's. */
@@ -219,6 +221,24 @@ export function verdicts(report) {
         TARGETS.newCategoryCpuRatio,
       ),
     );
+  }
+  if (report.organizations) {
+    const o = report.organizations;
+    const at = `at ${o.organizations.toLocaleString('en')} organisations`;
+    for (const [measure, value] of [
+      ['CPU per request', o.nearCpuRatio],
+      ['p99', o.nearP99Ratio],
+    ]) {
+      rows.push(
+        target(
+          `\`GET /v1/organizations?near=…\` ${at}: ${measure} ≤ ${TARGETS.organizationsNearRatio}× a plain page's`,
+          value,
+          TARGETS.organizationsNearRatio,
+          '×',
+          { digits: 2 },
+        ),
+      );
+    }
   }
   if (report.webhooks) {
     const w = report.webhooks;
@@ -485,6 +505,24 @@ export function markdown(report) {
       table(
         ['Operation', 'req/s', 'p50 / p97.5 / p99 ms', 'CPU ms/req', 'errors + non-2xx'],
         Object.entries(c.operations).map(([name, s]) => [
+          `\`${name}\``,
+          s.rps,
+          latency(s),
+          s.cpuMsPerRequest,
+          s.errors,
+        ]),
+      ),
+    );
+  }
+  if (report.organizations) {
+    const o = report.organizations;
+    lines.push(
+      '',
+      `Organisations (an instance and a database of their own: ${o.organizations.toLocaleString('en')} organisations from Lisbon to Helsinki, ${o.withinRadius} of them within the 100 km of the near page; medians of the rounds):`,
+      '',
+      table(
+        ['Operation', 'req/s', 'p50 / p97.5 / p99 ms', 'CPU ms/req', 'errors + non-2xx'],
+        Object.entries(o.operations).map(([name, s]) => [
           `\`${name}\``,
           s.rps,
           latency(s),

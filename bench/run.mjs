@@ -6,7 +6,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeCapacityReport } from './capacity-report.mjs';
-import { BenchEnvironment, insertKey, log, seedPets } from './environment.mjs';
+import {
+  BenchEnvironment,
+  insertKey,
+  log,
+  newKey,
+  seedPets,
+  seedPlacedOrders,
+} from './environment.mjs';
 import { options } from './options.mjs';
 import { profileSummary } from './profile.mjs';
 import { peakRssMb } from './processes.mjs';
@@ -19,6 +26,7 @@ import { frameworksMarkdown, measureFrameworks } from './scenarios/frameworks.mj
 import { measureDataScale } from './scenarios/data-scale.mjs';
 import { measureHalfRate } from './scenarios/half-rate.mjs';
 import { measureOperations } from './scenarios/operations.mjs';
+import { measureOrganizations } from './scenarios/organizations.mjs';
 import { measureScaleOut } from './scenarios/scale-out.mjs';
 import { measureSoak } from './scenarios/soak.mjs';
 import { measureStore } from './scenarios/store.mjs';
@@ -67,6 +75,55 @@ function hotOperations(rows) {
   };
 }
 
+/**
+ * Two writes of a shelter's staff: a new name for a pet (a different pet and name each request)
+ * and the approval of an order (a different placed order each request, seeded for every available
+ * pet: run with enough --rows for the rounds, e.g. --rows=150000 for 3 rounds of 3 s).
+ */
+async function ownedWrites(client, rows) {
+  const shelter = newKey();
+  await insertKey(client, shelter, {
+    name: 'shelter',
+    scopes: ['pets:read', 'pets:manage', 'orders:read', 'orders:manage'],
+  });
+  await bench.untilKeysKnown();
+  const headers = { authorization: `Bearer ${shelter}`, 'content-type': 'application/json' };
+  const orders = await seedPlacedOrders(client);
+  let renamed = 0;
+  let approved = 0;
+  return {
+    'PATCH /v1/pets/{id} (staff)': {
+      requests: [
+        {
+          method: 'PATCH',
+          headers,
+          setupRequest: (request) => {
+            renamed += 1;
+            return {
+              ...request,
+              path: `/v1/pets/${1 + (renamed % rows)}`,
+              body: `{"name":"Rex ${renamed}"}`,
+            };
+          },
+        },
+      ],
+    },
+    'PATCH /v1/store/orders/{id} (approve)': {
+      requests: [
+        {
+          method: 'PATCH',
+          headers,
+          body: '{"status":"approved"}',
+          setupRequest: (request) => ({
+            ...request,
+            path: `/v1/store/orders/${orders.first + (approved++ % orders.count)}`,
+          }),
+        },
+      ],
+    },
+  };
+}
+
 let report;
 try {
   const main = await bench.database();
@@ -80,8 +137,12 @@ try {
   await insertKey(main.client, bench.limitedKey, { name: 'limited', perMinute: 1 });
   await bench.untilKeysKnown();
   if (settings.compare) {
-    // An A/B comparison of two builds alone, with a report of its own.
-    const comparison = await measureComparison(bench, env, hotOperations(settings.rows));
+    // An A/B comparison of two builds alone, with a report of its own: the hot operations and
+    // the two writes whose ownership checks v1.3 added (docs/adr/0040).
+    const comparison = await measureComparison(bench, env, {
+      ...hotOperations(settings.rows),
+      ...(await ownedWrites(main.client, settings.rows)),
+    });
     const text = comparisonMarkdown(comparison, settings, bench.commit());
     mkdirSync(results, { recursive: true });
     writeFileSync(join(results, 'compare.md'), `${text}\n`);
@@ -146,6 +207,7 @@ try {
   const soak = settings.soak ? await measureSoak(bench, service, operations) : undefined;
   const store = await measureStore(bench);
   const catalogue = await measureCatalogue(bench);
+  const organizations = await measureOrganizations(bench);
   const webhooks = await measureWebhooks(bench);
 
   report = {
@@ -171,6 +233,7 @@ try {
     soak,
     store,
     catalogue,
+    organizations,
     webhooks,
   };
 } finally {

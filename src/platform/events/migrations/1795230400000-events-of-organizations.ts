@@ -5,14 +5,14 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * of that organisation who manage orders read its order events, and no one else's (the feed's and
  * the webhooks' visibility rule). Every event recorded before belongs to organisation 1, which
  * owned every pet: the column is added with that constant default (no table rewrite, however many
- * events), which then goes, so that a recorder never leaves it out unnoticed.
+ * events), kept for an instance of the previous release recording during a rolling deploy. A ping
+ * (`webhook.test`) belongs to no organisation: null.
  */
 export class EventsOfOrganizations1795230400000 implements MigrationInterface {
   name = 'EventsOfOrganizations1795230400000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "events" ADD COLUMN "organization_id" bigint DEFAULT 1`);
-    await queryRunner.query(`ALTER TABLE "events" ALTER COLUMN "organization_id" DROP DEFAULT`);
     // An organisation's order events, for its staff reading the feed.
     await queryRunner.query(
       `CREATE INDEX "events_of_organization_idx" ON "events" ("organization_id", "xid", "id")
