@@ -33,6 +33,7 @@ describe('the OpenAPI document and the health endpoints', () => {
     components: {
       securitySchemes: Record<string, { type: string; scheme: string }>;
       schemas: Record<string, ErrorSchema>;
+      headers: Record<string, { description: string; schema: object }>;
     };
   };
 
@@ -215,23 +216,40 @@ describe('the OpenAPI document and the health endpoints', () => {
     }
   });
 
-  it('declares the rate-limit headers on every response, WWW-Authenticate on 401', () => {
+  it('declares the rate-limit headers on every response, WWW-Authenticate on 401, once each as shared components', () => {
+    const rateLimitHeaders = [
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'RateLimit-Policy',
+      'RateLimit',
+    ];
+    const reference = (name: string) => ({ $ref: `#/components/headers/${name}` });
     for (const item of Object.values(document.paths)) {
       for (const o of Object.values(item)) {
         for (const response of Object.values(o.responses)) {
-          expect(Object.keys(response.headers ?? {})).toEqual(
-            expect.arrayContaining([
-              'X-RateLimit-Limit',
-              'X-RateLimit-Remaining',
-              'X-RateLimit-Reset',
-              'RateLimit-Policy',
-              'RateLimit',
-            ]),
+          expect(response.headers).toMatchObject(
+            Object.fromEntries(rateLimitHeaders.map((name) => [name, reference(name)])),
           );
         }
-        expect(o.responses['401'].headers).toHaveProperty('WWW-Authenticate');
+        expect(o.responses['401'].headers).toMatchObject({
+          'WWW-Authenticate': reference('WWW-Authenticate'),
+        });
+        for (const status of ['429', '503']) {
+          expect(o.responses[status]?.headers ?? {}).toMatchObject(
+            o.responses[status] ? { 'Retry-After': reference('Retry-After') } : {},
+          );
+        }
       }
     }
+    const shared = document.components.headers;
+    for (const name of [...rateLimitHeaders, 'WWW-Authenticate', 'Retry-After']) {
+      expect(shared[name]).toEqual({ description: expect.any(String), schema: expect.any(Object) });
+    }
+    expect(shared['RateLimit-Policy'].description).toContain(
+      '"minute";q=60;w=60, "day";q=1000;w=86400',
+    );
+    expect(shared.RateLimit.description).toContain('"minute";r=59;t=42`');
   });
 
   it("has every public feature's routes and nothing else (no admin API, no vanished feature)", () => {

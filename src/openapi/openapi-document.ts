@@ -6,7 +6,8 @@ import { ROUTE_FACTS_EXTENSION, RouteFacts } from '../platform/http/route-facts/
 import { featureOf } from '../platform/features/feature';
 
 type HeaderObject = { description: string; schema: Record<string, unknown> };
-type ResponseObject = { headers?: Record<string, HeaderObject> };
+type HeaderReference = { $ref: string };
+type ResponseObject = { headers?: Record<string, HeaderObject | HeaderReference> };
 type OperationObject = {
   description?: string;
   deprecated?: boolean;
@@ -27,15 +28,15 @@ const stringHeader = (description: string): HeaderObject => ({
 /** Headers of every response under /v1, whatever its status. */
 const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
   'X-RateLimit-Limit': integerHeader(
-    'The request limit of the window with the fewest requests left',
+    'The request limit of the window with the fewest requests left (on a tie, the one ending later)',
   ),
   'X-RateLimit-Remaining': integerHeader('Requests remaining in that window'),
   'X-RateLimit-Reset': integerHeader('Unix time, in whole seconds, at which that window ends'),
   'RateLimit-Policy': stringHeader(
-    'Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400`',
+    'Both windows (draft-ietf-httpapi-ratelimit-headers-11), `q` requests per `w` seconds: `"minute";q=60;w=60, "day";q=1000;w=86400`',
   ),
   RateLimit: stringHeader(
-    'What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000`',
+    'The window `X-RateLimit-*` describes (draft-ietf-httpapi-ratelimit-headers-11): `r` requests left, `t` seconds until it ends: `"minute";r=59;t=42`',
   ),
 };
 
@@ -52,6 +53,22 @@ const RETRY_AFTER: HeaderObject = {
   schema: { type: 'integer', minimum: 1 },
 };
 
+/**
+ * Headers many responses carry, written once in `components.headers` and referenced: the
+ * rate-limit headers are on every response of every operation.
+ */
+const SHARED_HEADERS: Record<string, HeaderObject> = {
+  ...RATE_LIMIT_HEADERS,
+  'WWW-Authenticate': WWW_AUTHENTICATE,
+  'Retry-After': RETRY_AFTER,
+};
+const shared = (name: keyof typeof SHARED_HEADERS): HeaderReference => ({
+  $ref: `#/components/headers/${name}`,
+});
+const RATE_LIMIT_HEADER_REFERENCES = Object.fromEntries(
+  Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, shared(name)]),
+);
+
 const operationsOf = (document: OpenAPIObject) =>
   Object.values(document.paths).flatMap((item) => Object.values(item) as OperationObject[]);
 
@@ -61,7 +78,7 @@ const operationsOf = (document: OpenAPIObject) =>
  */
 function addHeaders(
   operation: OperationObject,
-  pick: (status: string) => Record<string, HeaderObject> | undefined,
+  pick: (status: string) => Record<string, HeaderObject | HeaderReference> | undefined,
 ): void {
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
     const headers = pick(status);
@@ -185,11 +202,12 @@ export function createOpenApiDocument(
   );
   for (const operation of operationsOf(document)) {
     addHeaders(operation, (status) => ({
-      ...RATE_LIMIT_HEADERS,
-      ...(status === '401' ? { 'WWW-Authenticate': WWW_AUTHENTICATE } : {}),
-      ...(status === '429' || status === '503' ? { 'Retry-After': RETRY_AFTER } : {}),
+      ...RATE_LIMIT_HEADER_REFERENCES,
+      ...(status === '401' ? { 'WWW-Authenticate': shared('WWW-Authenticate') } : {}),
+      ...(status === '429' || status === '503' ? { 'Retry-After': shared('Retry-After') } : {}),
     }));
   }
+  document.components = { ...document.components, headers: SHARED_HEADERS };
   describeRouteFacts(document, config);
   collectComponentSchemas(document);
   return document;

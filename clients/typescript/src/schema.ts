@@ -780,7 +780,22 @@ export interface components {
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description The request limit of the window with the fewest requests left (on a tie, the one ending later) */
+    'X-RateLimit-Limit': number;
+    /** @description Requests remaining in that window */
+    'X-RateLimit-Remaining': number;
+    /** @description Unix time, in whole seconds, at which that window ends */
+    'X-RateLimit-Reset': number;
+    /** @description Both windows (draft-ietf-httpapi-ratelimit-headers-11), `q` requests per `w` seconds: `"minute";q=60;w=60, "day";q=1000;w=86400` */
+    'RateLimit-Policy': string;
+    /** @description The window `X-RateLimit-*` describes (draft-ietf-httpapi-ratelimit-headers-11): `r` requests left, `t` seconds until it ends: `"minute";r=59;t=42` */
+    RateLimit: string;
+    /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+    'WWW-Authenticate': string;
+    /** @description Seconds to wait before retrying */
+    'Retry-After': number;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -810,16 +825,11 @@ export interface operations {
         headers: {
           /** @description RFC 8288 link to the next page (`rel="next"`), present when more animals match */
           Link?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -829,16 +839,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -848,18 +853,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -869,16 +868,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
@@ -890,18 +884,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -911,16 +899,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -930,18 +913,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -973,16 +950,11 @@ export interface operations {
           Location?: string;
           /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read */
           ETag?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -992,16 +964,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1011,18 +978,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1032,16 +993,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
@@ -1053,16 +1009,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1072,16 +1023,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1091,16 +1037,11 @@ export interface operations {
       /** @description `idempotency_key_reused`: The `Idempotency-Key` was already used by this API key with a different body. */
       422: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1110,18 +1051,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1131,16 +1066,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1150,18 +1080,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1187,16 +1111,11 @@ export interface operations {
         headers: {
           /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read */
           ETag?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1212,16 +1131,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1237,18 +1151,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1264,16 +1172,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1291,16 +1194,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1316,16 +1214,11 @@ export interface operations {
       /** @description `gone`: The operation has passed its sunset instant. */
       410: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1341,18 +1234,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1368,16 +1255,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1393,18 +1275,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1437,16 +1313,11 @@ export interface operations {
       /** @description Removed */
       204: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1456,16 +1327,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1477,18 +1343,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1500,16 +1360,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -1523,16 +1378,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1544,16 +1394,11 @@ export interface operations {
       /** @description `pet_has_open_order`: An open (`placed` or `approved`) order holds the pet: its status follows the order, and it cannot be deleted. */
       409: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1565,16 +1410,11 @@ export interface operations {
       /** @description `precondition_failed`: `If-Match` names none of the resource's current entity tags: it changed since it was read, and nothing was changed. */
       412: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1586,18 +1426,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1609,16 +1443,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1630,18 +1459,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1677,16 +1500,11 @@ export interface operations {
         headers: {
           /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read */
           ETag?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1698,16 +1516,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1719,18 +1532,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1742,16 +1549,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -1765,16 +1567,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1786,16 +1583,11 @@ export interface operations {
       /** @description `pet_has_open_order`: An open (`placed` or `approved`) order holds the pet: its status follows the order, and it cannot be deleted. */
       409: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1807,16 +1599,11 @@ export interface operations {
       /** @description `precondition_failed`: `If-Match` names none of the resource's current entity tags: it changed since it was read, and nothing was changed. */
       412: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1828,16 +1615,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1849,16 +1631,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1870,18 +1647,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1893,16 +1664,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1914,18 +1680,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1959,16 +1719,11 @@ export interface operations {
         headers: {
           /** @description RFC 8288 link to the next page (`rel="next"`), present when more orders match */
           Link?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1980,16 +1735,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2001,18 +1751,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2024,16 +1768,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -2047,18 +1786,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2070,16 +1803,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2091,18 +1819,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2134,16 +1856,11 @@ export interface operations {
         headers: {
           /** @description Address of the new order */
           Location?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2155,16 +1872,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2176,18 +1888,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2199,16 +1905,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -2222,16 +1923,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2243,16 +1939,11 @@ export interface operations {
       /** @description `pet_not_available`: The pet cannot be ordered: it is not `available` (the message names its status). `open_order_limit`: The key holds as many open (`placed` or `approved`) orders as its plan allows (the message names the cap). */
       409: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2264,16 +1955,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2285,16 +1971,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2306,16 +1987,11 @@ export interface operations {
       /** @description `idempotency_key_reused`: The `Idempotency-Key` was already used by this API key with a different body. */
       422: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2327,18 +2003,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2350,16 +2020,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2371,18 +2036,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2408,16 +2067,11 @@ export interface operations {
       /** @description The order */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2429,16 +2083,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2450,18 +2099,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2473,16 +2116,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -2496,16 +2134,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2517,18 +2150,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2540,16 +2167,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2561,18 +2183,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2603,16 +2219,11 @@ export interface operations {
       /** @description The order, changed */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2624,16 +2235,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2645,18 +2251,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2668,16 +2268,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -2691,16 +2286,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2712,16 +2302,11 @@ export interface operations {
       /** @description `invalid_transition`: The order cannot move to that status from its current one (the message names both). */
       409: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2733,16 +2318,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2754,16 +2334,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2775,18 +2350,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2798,16 +2367,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2819,18 +2383,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2853,16 +2411,11 @@ export interface operations {
       /** @description Animals by status */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2874,18 +2427,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2897,16 +2444,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -2920,18 +2462,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2943,16 +2479,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2964,18 +2495,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3005,16 +2530,11 @@ export interface operations {
         headers: {
           /** @description RFC 8288 link to the next page (`rel="next"`), present when more categories match */
           Link?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3026,16 +2546,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3047,18 +2562,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3070,16 +2579,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -3093,18 +2597,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3116,16 +2614,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3137,18 +2630,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3178,16 +2665,11 @@ export interface operations {
       /** @description The category, renamed */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3199,16 +2681,11 @@ export interface operations {
       /** @description The category, created */
       201: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3220,16 +2697,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3241,18 +2713,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3264,16 +2730,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -3287,16 +2748,11 @@ export interface operations {
       /** @description `already_exists`: Another category already has that name (compared case-insensitively). */
       409: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3308,16 +2764,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3329,16 +2780,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3350,18 +2796,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3373,16 +2813,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3394,18 +2829,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3444,16 +2873,11 @@ export interface operations {
         headers: {
           /** @description RFC 8288 link to the next page (`rel="next"`), present when more events match */
           Link?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3465,16 +2889,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3486,18 +2905,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3509,16 +2922,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -3532,18 +2940,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3555,16 +2957,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3576,18 +2973,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3613,16 +3004,11 @@ export interface operations {
       /** @description The event */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3634,16 +3020,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3655,18 +3036,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3678,16 +3053,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -3701,16 +3071,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3722,18 +3087,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3745,16 +3104,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3766,18 +3120,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3807,16 +3155,11 @@ export interface operations {
         headers: {
           /** @description RFC 8288 link to the next page (`rel="next"`), present when more endpoints match */
           Link?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3828,16 +3171,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3849,18 +3187,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3872,16 +3204,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -3895,18 +3222,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3918,16 +3239,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3939,18 +3255,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3979,16 +3289,11 @@ export interface operations {
         headers: {
           /** @description Address of the endpoint */
           Location?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4000,16 +3305,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4021,18 +3321,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4044,16 +3338,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -4067,16 +3356,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4088,16 +3372,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4109,18 +3388,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4132,16 +3405,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4153,18 +3421,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4190,16 +3452,11 @@ export interface operations {
       /** @description The endpoint */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4211,16 +3468,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4232,18 +3484,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4255,16 +3501,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -4278,16 +3519,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4299,18 +3535,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4322,16 +3552,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4343,18 +3568,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4380,16 +3599,11 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4399,16 +3613,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4420,18 +3629,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4443,16 +3646,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -4466,16 +3664,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4487,18 +3680,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4510,16 +3697,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4531,18 +3713,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4573,16 +3749,11 @@ export interface operations {
       /** @description The endpoint, changed */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4594,16 +3765,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4615,18 +3781,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4638,16 +3798,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -4661,16 +3816,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4682,16 +3832,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4703,16 +3848,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4724,18 +3864,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4747,16 +3881,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4768,18 +3897,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4805,16 +3928,11 @@ export interface operations {
       /** @description The new secret, shown once */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4826,16 +3944,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4847,18 +3960,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4870,16 +3977,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -4893,16 +3995,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4914,18 +4011,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4937,16 +4028,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4958,18 +4044,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4995,16 +4075,11 @@ export interface operations {
       /** @description The test event is queued */
       202: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5014,16 +4089,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5035,18 +4105,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5058,16 +4122,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -5081,16 +4140,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5102,18 +4156,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5125,16 +4173,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5146,18 +4189,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5190,16 +4227,11 @@ export interface operations {
         headers: {
           /** @description RFC 8288 link to the next page (`rel="next"`), present when more attempts match */
           Link?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5211,16 +4243,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5232,18 +4259,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5255,16 +4276,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -5278,16 +4294,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5299,18 +4310,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5322,16 +4327,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5343,18 +4343,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5384,16 +4378,11 @@ export interface operations {
       /** @description The deliveries are queued again */
       202: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5403,16 +4392,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5424,18 +4408,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5447,16 +4425,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -5470,16 +4443,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5491,16 +4459,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5512,16 +4475,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5533,18 +4491,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5556,16 +4508,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5577,18 +4524,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
