@@ -313,6 +313,29 @@ describe('the OpenAPI document and the health endpoints', () => {
     }
   });
 
+  it('describes the Error body: code, message and status always; details, requestId and docUrl when given', () => {
+    const schemas = document.components.schemas as unknown as Record<
+      string,
+      { required?: string[]; properties: Record<string, Record<string, unknown>> }
+    >;
+    const error = schemas.Error;
+    expect(error.required).toEqual(['code', 'message', 'status']);
+    expect(error.properties).toMatchObject({
+      details: { type: 'array', items: { $ref: '#/components/schemas/ErrorDetail' } },
+      requestId: { type: 'string' },
+      docUrl: { type: 'string', format: 'uri' },
+    });
+    expect(schemas.ErrorDetail.required).toEqual(['field', 'issue', 'message']);
+    expect(schemas.ErrorDetail.properties.issue.enum).toEqual([
+      'required',
+      'unknown_field',
+      'type',
+      'range',
+      'format',
+      'enum',
+    ]);
+  });
+
   it('matches the committed openapi.json apart from the servers', () => {
     const committed = JSON.parse(readFileSync(join(__dirname, '..', 'openapi.json'), 'utf8'));
     expect({ ...document, servers: committed.servers }).toEqual(committed);

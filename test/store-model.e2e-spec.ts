@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { CancelLapsedOrders } from '../src/adoptions/application/cancel-lapsed-orders.use-case';
 import type { Test } from 'supertest';
-import { apiClient, Response } from './support/http';
+import { apiClient, errorBody, Response } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -115,9 +115,8 @@ function statusOf(response: Response): number {
   expect(response.status).toBeLessThan(500);
   if (response.status >= 400) {
     expect(response.body).toEqual({
+      ...errorBody(response, response.body.code, response.status),
       code: expect.any(String),
-      message: expect.any(String),
-      status: response.status,
     });
   }
   return response.status;

@@ -51,6 +51,11 @@ describe('the typed client (clients/typescript)', () => {
       code: 'validation_failed',
       message: expect.stringMatching(/limit/),
       status: 400,
+      details: [
+        { field: 'limit', issue: 'range', message: 'limit must be an integer from 1 to 100' },
+      ],
+      requestId: response.headers.get('x-request-id'),
+      docUrl: expect.stringMatching(/\/v1\/docs\/errors#validation_failed$/),
     });
   });
 
@@ -72,6 +77,8 @@ describe('the typed client (clients/typescript)', () => {
       code: 'not_found',
       message: 'No pet with id 999999.',
       status: 404,
+      requestId: again.response.headers.get('x-request-id'),
+      docUrl: expect.stringMatching(/\/v1\/docs\/errors#not_found$/),
     });
   });
   it('renames a pet under its ETag, names its category, finds it, and removes it', async () => {

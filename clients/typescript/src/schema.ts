@@ -341,6 +341,24 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    ErrorDetail: {
+      /**
+       * @description The input: a body field (a dotted path when nested, such as `limits.perDay`), a query or path parameter, or a header
+       * @example categoryId
+       */
+      field: string;
+      /**
+       * @description `required`: absent; `unknown_field`: no such field or parameter (the message names the closest known one and lists them); `type`: of another type; `range`: out of bounds; `format`: not of the required form; `enum`: not one of the allowed values (the message lists them)
+       * @example required
+       * @enum {string}
+       */
+      issue: 'required' | 'unknown_field' | 'type' | 'range' | 'format' | 'enum';
+      /**
+       * @description What is wrong with the input, and how to put it right
+       * @example categoryId is required.
+       */
+      message: string;
+    };
     Error: {
       /**
        * @description Machine-readable error code, from a closed set; each response lists its own
@@ -370,7 +388,7 @@ export interface components {
         | 'internal_error'
         | 'service_unavailable';
       /**
-       * @description Human-readable description, naming the offending field(s)
+       * @description Human-readable description, naming the offending field(s) and how to fix them
        * @example limit must be an integer from 1 to 100
        */
       message: string;
@@ -379,6 +397,19 @@ export interface components {
        * @example 400
        */
       status: number;
+      /** @description For `validation_failed`: each offending input once per issue, in the order of `message` */
+      details?: components['schemas']['ErrorDetail'][];
+      /**
+       * @description The response's `X-Request-Id` (the client's own when it sent a plain one): give it when reporting a problem
+       * @example 4f9c1a52-0d5e-4a3b-9f57-2c8e6b1d7a10
+       */
+      requestId?: string;
+      /**
+       * Format: uri
+       * @description The section of the served documentation that explains the code and what to do
+       * @example http://localhost:3000/v1/docs/errors#validation_failed
+       */
+      docUrl?: string;
     };
     /**
      * @description Availability of the animal
