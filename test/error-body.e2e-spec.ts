@@ -102,6 +102,14 @@ describe('the Error body: requestId, docUrl and details (v1.3)', () => {
           'name is required; categoryId is required.',
       );
       expect(response.body.message).not.toMatch(/integer|less than|greater than|string/);
+      // The OpenAPI document shows this very answer as the example of validation_failed.
+      const document = (await request(t.url).get('/v1/openapi.json')).body;
+      const { $ref } =
+        document.paths['/pets'].post.responses['400'].content['application/json'].examples
+          .validation_failed;
+      expect($ref).toBe('#/components/examples/validation_failed');
+      const example = document.components.examples.validation_failed.value;
+      expect({ ...example, requestId: response.body.requestId }).toEqual(response.body);
     });
 
     it('lists the allowed query parameters when one is unknown', async () => {
