@@ -48,27 +48,39 @@ const SCALAR_TYPES = new Set<unknown>([String, Boolean, Number, Array, Object, B
  */
 const isPrototypeName = (key: string) => key in Object.prototype || key === 'prototype';
 
+/** The path of the first prototype-named property in a parsed body or query, or null. */
+function forbiddenKeyPath(value: unknown): string[] | null {
+  if (typeof value !== 'object' || value === null) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const path = forbiddenKeyPath(value[i]);
+      if (path) return [String(i), ...path];
+    }
+    return null;
+  }
+  for (const key of Object.keys(value)) {
+    if (isPrototypeName(key)) return [key];
+    const path = forbiddenKeyPath((value as Record<string, unknown>)[key]);
+    if (path) return [key, ...path];
+  }
+  return null;
+}
+
 /**
  * Refuses prototype-named properties anywhere in a parsed body or query (bounded depth), naming
- * the first one by its path.
+ * the first one by its path (built only then: every request's input passes here).
  */
-function refuseForbiddenKeys(value: unknown, path = ''): void {
-  if (typeof value !== 'object' || value === null) return;
-  if (Array.isArray(value))
-    return value.forEach((item, i) => refuseForbiddenKeys(item, `${path}${path ? '.' : ''}${i}`));
-  for (const key of Object.keys(value)) {
-    const field = path ? `${path}.${key}` : key;
-    if (isPrototypeName(key)) {
-      throw ApiError.invalid([
-        {
-          field,
-          issue: 'unknown_field',
-          message: `${field} is not a field: no input may name a member of Object.prototype (__proto__, constructor, toString, ...) or prototype.`,
-        },
-      ]);
-    }
-    refuseForbiddenKeys((value as Record<string, unknown>)[key], field);
-  }
+function refuseForbiddenKeys(value: unknown): void {
+  const path = forbiddenKeyPath(value);
+  if (path === null) return;
+  const field = path.join('.');
+  throw ApiError.invalid([
+    {
+      field,
+      issue: 'unknown_field',
+      message: `${field} is not a field: no input may name a member of Object.prototype (__proto__, constructor, toString, ...) or prototype.`,
+    },
+  ]);
 }
 
 /** The body a handler takes: the deferred parse failure raised, anything but a JSON object refused. */
