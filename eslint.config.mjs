@@ -2,7 +2,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', 'bench/results/', '.cache/'] },
+  {
+    ignores: [
+      'dist/',
+      'clients/typescript/dist/',
+      'node_modules/',
+      'coverage/',
+      'data/',
+      'bench/results/',
+      '.cache/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -17,7 +27,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**/*.mjs', 'scripts/**/*.mjs'],
+    files: ['bench/**/*.mjs', 'scripts/**/*.mjs', 'clients/**/*.mjs'],
     languageOptions: {
       globals: {
         Buffer: 'readonly',

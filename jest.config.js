@@ -1,5 +1,5 @@
 // @swc/jest compiles TypeScript and the ESM-only NestJS 12 packages to CommonJS,
-// so the tests run on Node 20 without experimental flags (see docs/adr).
+// so the tests run on every supported Node (22, 24, 26) without experimental flags (see docs/adr).
 const swc = [
   '@swc/jest',
   {

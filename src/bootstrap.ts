@@ -7,7 +7,7 @@ import { ADMIN_API_MODULES, AppModule, PUBLIC_API_MODULES } from './app.module';
 import { AppConfig } from './platform/config/app-config';
 import { BODY_HARD_LIMIT_BYTES, installJsonBodyParser } from './platform/http/request/json-body';
 import {
-  answerClientError,
+  clientErrorAnswerer,
   REQUEST_DEADLINE_MS,
   REQUEST_DEADLINE_SERVER_OPTIONS,
 } from './platform/http/request/request-deadline';
@@ -24,6 +24,11 @@ import {
 } from './platform/http/routing/unrouted-requests';
 import { RequestObserver } from './platform/observability/request-observer';
 import { sendErrorBody, toErrorResponse } from './platform/http/errors/error-mapping';
+import {
+  ERROR_PAGE_PATH,
+  ErrorDocumentation,
+  serveErrorPage,
+} from './platform/http/errors/error-documentation';
 import { parse as parseQuery } from 'node:querystring';
 import { createAdminOpenApiDocument, createOpenApiDocument } from './openapi/openapi-document';
 
@@ -43,6 +48,7 @@ function trustedProxies(
 }
 
 export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
+  const documentation = new ErrorDocumentation(config.http.publicBaseUrl);
   return new FastifyAdapter({
     bodyLimit: BODY_HARD_LIMIT_BYTES,
     trustProxy: trustedProxies(config.http.trustProxy),
@@ -59,12 +65,12 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     rewriteUrl: routeUnroutedToFallback,
     // Errors Fastify's router raises before any route (a badly encoded URL) get the Error body too.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
-      sendErrorBody(reply, toErrorResponse(error)),
+      sendErrorBody(reply, toErrorResponse(error), documentation),
     // Slow clients cannot hold a connection: the whole request must arrive within 10 s (answered
     // 408 and closed otherwise, docs/adr/0025), and an idle keep-alive connection is closed after 5 s.
     http: REQUEST_DEADLINE_SERVER_OPTIONS,
     requestTimeout: REQUEST_DEADLINE_MS,
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: clientErrorAnswerer(documentation),
     keepAliveTimeout: 5_000,
   });
 }
@@ -124,7 +130,14 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
 
   await app.init();
 
-  countDocumentationRequests(fastify, app.get(PlanThrottlerGuard), ['/v1/docs', '/v1/openapi']);
+  const documentation = app.get(ErrorDocumentation);
+  countDocumentationRequests(
+    fastify,
+    app.get(PlanThrottlerGuard),
+    ['/v1/docs', '/v1/openapi'],
+    documentation,
+  );
+  serveErrorPage(fastify, `/v1${ERROR_PAGE_PATH}`);
   SwaggerModule.setup('v1/docs', app, createOpenApiDocument(app, config, PUBLIC_API_MODULES), {
     jsonDocumentUrl: 'v1/openapi.json',
     yamlDocumentUrl: 'v1/openapi.yaml',

@@ -1,9 +1,21 @@
 import { execFile } from 'node:child_process';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildOnce } from './support/service-process';
+import { apiClient } from './support/http';
+import { buildOnce, ServiceProcess, startService, stopService } from './support/service-process';
 
-const CLI = join(__dirname, '..', 'dist', 'src', 'access', 'cli', 'apikey.js');
+const ROOT = join(__dirname, '..');
+const CLI = join(ROOT, 'dist', 'src', 'access', 'cli', 'apikey.js');
 
 // Each command is a Node process that boots the application context: about 2 s apiece on a busy
 // 2-core machine, three in the first test. Never judged by its duration.
@@ -14,9 +26,18 @@ describe('the apikey command line', () => {
   beforeAll(() => buildOnce(), 120_000);
 
   async function apikey(...args: string[]): Promise<{ code: number; output: string }> {
+    return run(process.execPath, [CLI, ...args]);
+  }
+
+  async function run(
+    command: string,
+    args: string[],
+    env: Record<string, string | undefined> = {},
+  ): Promise<{ code: number; output: string }> {
     try {
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], {
-        env: { ...process.env, API_KEY_PREFIX: 'pet_test_' },
+      const { stdout, stderr } = await promisify(execFile)(command, args, {
+        cwd: ROOT,
+        env: { ...process.env, API_KEY_PREFIX: 'pet_test_', ...env },
       });
       return { code: 0, output: stdout + stderr };
     } catch (error) {
@@ -46,4 +67,103 @@ describe('the apikey command line', () => {
       });
     },
   );
+
+  describe('on the embedded engine, while the service runs on it', () => {
+    let parent: string;
+    let dataDir: string;
+    let service: ServiceProcess | undefined;
+    const embedded = () => ({
+      DATABASE_URL: undefined,
+      DATA_DIR: dataDir,
+      API_KEY_PREFIX: 'pet_test_',
+    });
+
+    beforeAll(() => {
+      parent = mkdtempSync(join(tmpdir(), 'pet-adoption-cli-'));
+      dataDir = join(parent, 'data');
+    });
+    afterAll(async () => {
+      await stopService(service);
+      rmSync(parent, { recursive: true, force: true });
+    });
+
+    it('issues a key through the running service, which serves with it at once and keeps it', async () => {
+      // The embedded engine's first start creates its files: slow on a busy machine.
+      service = await startService(embedded(), 40_000);
+      const lock = readFileSync(join(dataDir, 'service.lock'), 'utf8');
+      const issued = await run(
+        process.execPath,
+        [CLI, 'issue', '--name', 'While running', '--plan', 'free'],
+        embedded(),
+      );
+      expect(issued.code).toBe(0);
+      const key = /"key": "(pet_test_[A-Za-z0-9_-]{43})"/.exec(issued.output)![1];
+      // The service still holds its files, and answers the new key.
+      expect(readFileSync(join(dataDir, 'service.lock'), 'utf8')).toBe(lock);
+      const api = apiClient(service.url, { authorization: `Bearer ${key}` });
+      expect((await api.get('/v1/pets')).status).toBe(200);
+
+      // Stopped, the service leaves no address behind; the command line then opens the files
+      // itself, and finds the key the service's engine stored.
+      await stopService(service);
+      service = undefined;
+      expect(existsSync(join(dataDir, 'engine.url'))).toBe(false);
+      const listed = await run(process.execPath, [CLI, 'list'], embedded());
+      expect(listed.code).toBe(0);
+      expect(listed.output).toContain('While running');
+    }, 90_000);
+  });
+
+  describe('npm run apikey', () => {
+    const build = join(ROOT, 'scripts', 'build-if-stale.mjs');
+    const isCurrent = async () =>
+      (
+        await run(process.execPath, [
+          '--input-type=module',
+          '-e',
+          `import { buildIsCurrent } from ${JSON.stringify(build)}; console.log(buildIsCurrent());`,
+        ])
+      ).output.trim();
+
+    it('does not rebuild a current build: a call takes under 3 s', async () => {
+      // Every Node process of the call (npm, the build check, the command) adds its CPU time to
+      // the log: a busy machine stretches the wall-clock time of a call, not the work it does.
+      const probe = mkdtempSync(join(tmpdir(), 'pet-adoption-cpu-'));
+      const log = join(probe, 'cpu.log');
+      writeFileSync(
+        join(probe, 'probe.cjs'),
+        `process.on('exit', () => { const { user, system } = process.cpuUsage();
+          require('node:fs').appendFileSync(${JSON.stringify(log)}, (user + system) / 1000 + '\\n'); });`,
+      );
+      const built = statSync(CLI).mtimeMs;
+      try {
+        const listed = await run('npm', ['run', '--silent', 'apikey', '--', 'list'], {
+          NODE_OPTIONS: `--require ${join(probe, 'probe.cjs')}`,
+        });
+        expect(listed.code).toBe(0);
+        expect(statSync(CLI).mtimeMs).toBe(built);
+        const cpuMs = readFileSync(log, 'utf8').trim().split('\n').map(Number);
+        // npm, the build check and the command: three processes, about 2 s of CPU in all here;
+        // nest build alone takes 18-28 s.
+        expect(cpuMs).toHaveLength(3);
+        expect(cpuMs.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(3_000);
+      } finally {
+        rmSync(probe, { recursive: true, force: true });
+      }
+    });
+
+    it('knows a build is stale once a source file is newer than it', async () => {
+      const source = join(ROOT, 'src', 'main.ts');
+      const { atime, mtime } = statSync(source);
+      expect(await isCurrent()).toBe('true');
+      try {
+        const later = new Date(Date.now() + 1_000);
+        utimesSync(source, later, later);
+        expect(await isCurrent()).toBe('false');
+      } finally {
+        utimesSync(source, atime, mtime);
+      }
+      expect(await isCurrent()).toBe('true');
+    });
+  });
 });

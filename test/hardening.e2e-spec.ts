@@ -1,4 +1,4 @@
-import { apiClient, expectError, request } from './support/http';
+import { apiClient, errorBody, expectError, request } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 
 describe('responses fit for a JSON API', () => {
@@ -78,9 +78,8 @@ describe('responses fit for a JSON API', () => {
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);
     expect(response.body).toEqual({
+      ...errorBody(response, response.body.code, response.status),
       code: expect.any(String),
-      message: expect.any(String),
-      status: response.status,
     });
   });
 

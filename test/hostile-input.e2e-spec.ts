@@ -106,7 +106,7 @@ describe('hostile input', () => {
         .set('content-type', 'application/json')
         .send(`{"name":"Rex","categoryId":1,"extra":${nested(31)}}`);
       expect(expectError(response, 400, 'validation_failed').body.message).toMatch(
-        /property extra should not exist/,
+        /^extra is not a field of this body\. Its fields are name, categoryId, status/,
       );
     });
   });
@@ -160,7 +160,7 @@ describe('hostile input', () => {
         limits: { perMinute: 10, perDay: 100, hasOwnProperty: 1 },
       });
       expect(expectError(response, 400, 'validation_failed').body.message).toMatch(
-        /property hasOwnProperty should not exist/,
+        /^limits\.hasOwnProperty is not a field: no input may name a member of Object\.prototype/,
       );
       expect(await count('api_keys')).toBe(before);
     });

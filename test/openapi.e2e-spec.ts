@@ -27,12 +27,14 @@ describe('the OpenAPI document and the health endpoints', () => {
   let t: TestApp;
   let document: {
     openapi: string;
-    info: { version: string };
-    servers: { url: string }[];
+    info: { version: string; description: string };
+    servers: { url: string; description?: string }[];
+    tags: { name: string; description: string }[];
     paths: Record<string, Record<string, Operation>>;
     components: {
       securitySchemes: Record<string, { type: string; scheme: string }>;
       schemas: Record<string, ErrorSchema>;
+      headers: Record<string, { description: string; schema: object }>;
     };
   };
 
@@ -53,10 +55,58 @@ describe('the OpenAPI document and the health endpoints', () => {
   it('describes version 1.0.0 of the interface on the configured servers', () => {
     expect(document.openapi).toMatch(/^3\./);
     expect(document.info.version).toBe('1.0.0');
-    expect(document.servers.map((s) => s.url)).toEqual([
-      'https://pets.example/v1',
-      'https://staging.pets.example/v1',
+    expect(document.servers).toEqual([
+      { url: 'https://pets.example/v1', description: 'This instance (PUBLIC_BASE_URL)' },
+      { url: 'https://staging.pets.example/v1', description: 'Staging (STAGING_BASE_URL)' },
     ]);
+  });
+
+  it('names every tag in its description, with what it is for, and links the errors page', () => {
+    expect(document.tags.length).toBeGreaterThanOrEqual(4);
+    for (const { name, description } of document.tags) {
+      expect(document.info.description).toContain(`- **${name}**: ${description}`);
+    }
+    expect(document.info.description).toContain('(https://pets.example/v1/docs/errors)');
+  });
+
+  it("gives each error response an example of each of its codes, that code's own body, shared", () => {
+    const shared = (
+      document.components as unknown as { examples: Record<string, { value: object }> }
+    ).examples;
+    const shownAt: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, o] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(o.responses)) {
+          if (Number(status) < 400) continue;
+          const codes = [...(response.description ?? '').matchAll(/`([a-z_]+)`: /g)].map(
+            ([, code]) => code,
+          );
+          const content = response.content as {
+            'application/json': { examples: Record<string, { $ref: string }> };
+          };
+          const at = `${method} ${path} ${status}`;
+          expect({ at, examples: content['application/json'].examples }).toEqual({
+            at,
+            examples: Object.fromEntries(
+              codes.map((code) => [code, { $ref: `#/components/examples/${code}` }]),
+            ),
+          });
+          shownAt.push(...codes);
+        }
+      }
+    }
+    expect(shownAt.length).toBeGreaterThan(100);
+    expect(Object.keys(shared).sort()).toEqual([...new Set(shownAt)].sort());
+    for (const [code, { value }] of Object.entries(shared)) {
+      expect(value).toEqual({
+        code,
+        message: expect.any(String),
+        status: ERROR_CODES[code as ErrorCode].status,
+        ...(code === 'validation_failed' ? { details: expect.any(Array) } : {}),
+        requestId: expect.any(String),
+        docUrl: `https://pets.example/v1/docs/errors#${code}`,
+      });
+    }
   });
 
   it('has the three operations, tagged animals, each behind the bearer scheme', () => {
@@ -220,23 +270,40 @@ describe('the OpenAPI document and the health endpoints', () => {
     }
   });
 
-  it('declares the rate-limit headers on every response, WWW-Authenticate on 401', () => {
+  it('declares the rate-limit headers on every response, WWW-Authenticate on 401, once each as shared components', () => {
+    const rateLimitHeaders = [
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'RateLimit-Policy',
+      'RateLimit',
+    ];
+    const reference = (name: string) => ({ $ref: `#/components/headers/${name}` });
     for (const item of Object.values(document.paths)) {
       for (const o of Object.values(item)) {
         for (const response of Object.values(o.responses)) {
-          expect(Object.keys(response.headers ?? {})).toEqual(
-            expect.arrayContaining([
-              'X-RateLimit-Limit',
-              'X-RateLimit-Remaining',
-              'X-RateLimit-Reset',
-              'RateLimit-Policy',
-              'RateLimit',
-            ]),
+          expect(response.headers).toMatchObject(
+            Object.fromEntries(rateLimitHeaders.map((name) => [name, reference(name)])),
           );
         }
-        expect(o.responses['401'].headers).toHaveProperty('WWW-Authenticate');
+        expect(o.responses['401'].headers).toMatchObject({
+          'WWW-Authenticate': reference('WWW-Authenticate'),
+        });
+        for (const status of ['429', '503']) {
+          expect(o.responses[status]?.headers ?? {}).toMatchObject(
+            o.responses[status] ? { 'Retry-After': reference('Retry-After') } : {},
+          );
+        }
       }
     }
+    const shared = document.components.headers;
+    for (const name of [...rateLimitHeaders, 'WWW-Authenticate', 'Retry-After']) {
+      expect(shared[name]).toEqual({ description: expect.any(String), schema: expect.any(Object) });
+    }
+    expect(shared['RateLimit-Policy'].description).toContain(
+      '"minute";q=60;w=60, "day";q=1000;w=86400',
+    );
+    expect(shared.RateLimit.description).toContain('"minute";r=59;t=42`');
   });
 
   it("has every public feature's routes and nothing else (no admin API, no vanished feature)", () => {
@@ -300,9 +367,35 @@ describe('the OpenAPI document and the health endpoints', () => {
     }
   });
 
-  it('matches the committed openapi.json apart from the servers', () => {
+  it('describes the Error body: code, message and status always; details, requestId and docUrl when given', () => {
+    const schemas = document.components.schemas as unknown as Record<
+      string,
+      { required?: string[]; properties: Record<string, Record<string, unknown>> }
+    >;
+    const error = schemas.Error;
+    expect(error.required).toEqual(['code', 'message', 'status']);
+    expect(error.properties).toMatchObject({
+      details: { type: 'array', items: { $ref: '#/components/schemas/ErrorDetail' } },
+      requestId: { type: 'string' },
+      docUrl: { type: 'string', format: 'uri' },
+    });
+    expect(schemas.ErrorDetail.required).toEqual(['field', 'issue', 'message']);
+    expect(schemas.ErrorDetail.properties.issue.enum).toEqual([
+      'required',
+      'unknown_field',
+      'type',
+      'range',
+      'format',
+      'enum',
+    ]);
+  });
+
+  it('matches the committed openapi.json apart from the servers and the base of its links', () => {
     const committed = JSON.parse(readFileSync(join(__dirname, '..', 'openapi.json'), 'utf8'));
-    expect({ ...document, servers: committed.servers }).toEqual(committed);
+    const rebased = JSON.parse(
+      JSON.stringify(document).replaceAll('https://pets.example/v1', committed.servers[0].url),
+    );
+    expect({ ...rebased, servers: committed.servers }).toEqual(committed);
   });
 
   it('serves the interactive documentation page', async () => {

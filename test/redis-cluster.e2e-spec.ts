@@ -105,9 +105,7 @@ describeWithPeer('redis-server and redis-cli', 'on a Redis Cluster', () => {
         'x-ratelimit-reset': String(minuteEnd),
         'ratelimit-policy': '"minute";q=4;w=60, "day";q=1000;w=86400',
       });
-      expect(response.headers.ratelimit).toMatch(
-        new RegExp(`^"minute";r=${3 - i};t=\\d+, "day";r=${999 - i};t=\\d+$`),
-      );
+      expect(response.headers.ratelimit).toMatch(new RegExp(`^"minute";r=${3 - i};t=\\d+$`));
     });
     const refused = expectError(
       await apiClient(instances[1].url, auth).get('/v1/pets'),
@@ -135,7 +133,7 @@ describeWithPeer('redis-server and redis-cli', 'on a Redis Cluster', () => {
       // Both spent: the refusal, and the headers, name the window that ends later.
       expect(refused.body.message).toMatch(/per-day limit of 6/);
       expect(refused.headers['x-ratelimit-reset']).toBe(String(dayEnd));
-      expect(refused.headers.ratelimit).toMatch(/"day";r=0;/);
+      expect(refused.headers.ratelimit).toMatch(/^"day";r=0;t=\d+$/);
     }
   });
 

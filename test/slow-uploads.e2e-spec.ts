@@ -7,6 +7,8 @@ interface RawExchange {
   /** Seconds from the end of the headers to the connection's close. */
   closedAfter: number;
   statusLine: string;
+  /** The answer's X-Request-Id header. */
+  requestId: string | undefined;
   body: string;
 }
 
@@ -36,6 +38,7 @@ function postSlowly(
       resolve({
         closedAfter: (Date.now() - headersSentAt) / 1000,
         statusLine: head.split('\r\n')[0],
+        requestId: /\r\nX-Request-Id: ([^\r]+)/i.exec(head)?.[1],
         body,
       });
     });
@@ -85,7 +88,10 @@ describe('slow and aborted uploads, on the service’s own port', () => {
         code: 'request_timeout',
         message: 'The request did not fully arrive within 10 s.',
         status: 408,
+        requestId: cut.requestId,
+        docUrl: expect.stringMatching(/^http:\/\/[^ ]+\/v1\/docs\/errors#request_timeout$/),
       });
+      expect(cut.requestId).toMatch(/^[0-9a-f-]{36}$/);
       // A bound with a generous margin for a busy machine, not a speed requirement.
       expect(cut.closedAfter).toBeGreaterThanOrEqual(9.5);
       expect(cut.closedAfter).toBeLessThan(13.5);

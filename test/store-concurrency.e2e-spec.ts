@@ -1,5 +1,5 @@
 import { FreshDatabase, freshDatabase } from './support/fresh-database';
-import { apiClient } from './support/http';
+import { apiClient, errorBody } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
 // A run on the embedded engine starts a PostgreSQL server for this file.
@@ -62,9 +62,8 @@ describe('orders under concurrency, across two instances', () => {
     expect(statuses).toEqual([201, ...Array(23).fill(409)]);
     for (const refused of responses.filter((r) => r.status === 409)) {
       expect(refused.body).toEqual({
-        code: 'pet_not_available',
+        ...errorBody(refused, 'pet_not_available', 409),
         message: `Pet ${petId} is pending, not available: it cannot be ordered.`,
-        status: 409,
       });
     }
     const rows = await one.dataSource.query('SELECT status FROM orders WHERE pet_id = $1', [petId]);

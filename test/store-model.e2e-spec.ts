@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { CancelLapsedOrders } from '../src/adoptions/application/cancel-lapsed-orders.use-case';
 import { CreateOrganization } from '../src/organizations/application/create-organization.use-case';
 import type { Test } from 'supertest';
-import { apiClient, Response } from './support/http';
+import { apiClient, errorBody, Response } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -165,9 +165,8 @@ function statusOf(response: Response): number {
   expect(response.status).toBeLessThan(500);
   if (response.status >= 400) {
     expect(response.body).toEqual({
+      ...errorBody(response, response.body.code, response.status),
       code: expect.any(String),
-      message: expect.any(String),
-      status: response.status,
     });
   }
   return response.status;

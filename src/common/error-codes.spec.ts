@@ -4,12 +4,13 @@ import { ERROR_CODES, isErrorCode } from './error-codes';
 
 describe('the error catalogue', () => {
   it.each(Object.entries(ERROR_CODES))(
-    'gives %s a 4xx or 5xx status and a description',
+    'gives %s a 4xx or 5xx status, a description, and what to do',
     (code, entry) => {
       expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);
       expect(entry.status).toBeGreaterThanOrEqual(400);
       expect(entry.status).toBeLessThan(600);
       expect(entry.description).toMatch(/^[A-Z`].{10,}\.$/);
+      expect(entry.remedy).toMatch(/^[A-Z].{10,}\.$/);
     },
   );
 

@@ -3,10 +3,14 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '../platform/config/app-config';
 import { COMPONENT_SCHEMAS_EXTENSION } from '../platform/http/response/api-named-array-response.decorator';
 import { ROUTE_FACTS_EXTENSION, RouteFacts } from '../platform/http/route-facts/route-facts';
+import { PUBLIC_BASE_URL_PLACEHOLDER } from '../platform/http/errors/api-error-responses.decorator';
+import { ERROR_PAGE_PATH } from '../platform/http/errors/error-documentation';
+import { isErrorCode } from '../common/error-codes';
 import { featureOf } from '../platform/features/feature';
 
 type HeaderObject = { description: string; schema: Record<string, unknown> };
-type ResponseObject = { headers?: Record<string, HeaderObject> };
+type HeaderReference = { $ref: string };
+type ResponseObject = { headers?: Record<string, HeaderObject | HeaderReference> };
 type OperationObject = {
   description?: string;
   deprecated?: boolean;
@@ -27,15 +31,15 @@ const stringHeader = (description: string): HeaderObject => ({
 /** Headers of every response under /v1, whatever its status. */
 const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
   'X-RateLimit-Limit': integerHeader(
-    'The request limit of the window with the fewest requests left',
+    'The request limit of the window with the fewest requests left (on a tie, the one ending later)',
   ),
   'X-RateLimit-Remaining': integerHeader('Requests remaining in that window'),
   'X-RateLimit-Reset': integerHeader('Unix time, in whole seconds, at which that window ends'),
   'RateLimit-Policy': stringHeader(
-    'Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400`',
+    'Both windows (draft-ietf-httpapi-ratelimit-headers-11), `q` requests per `w` seconds: `"minute";q=60;w=60, "day";q=1000;w=86400`',
   ),
   RateLimit: stringHeader(
-    'What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000`',
+    'The window `X-RateLimit-*` describes (draft-ietf-httpapi-ratelimit-headers-11): `r` requests left, `t` seconds until it ends: `"minute";r=59;t=42`',
   ),
 };
 
@@ -52,6 +56,22 @@ const RETRY_AFTER: HeaderObject = {
   schema: { type: 'integer', minimum: 1 },
 };
 
+/**
+ * Headers many responses carry, written once in `components.headers` and referenced: the
+ * rate-limit headers are on every response of every operation.
+ */
+const SHARED_HEADERS: Record<string, HeaderObject> = {
+  ...RATE_LIMIT_HEADERS,
+  'WWW-Authenticate': WWW_AUTHENTICATE,
+  'Retry-After': RETRY_AFTER,
+};
+const shared = (name: keyof typeof SHARED_HEADERS): HeaderReference => ({
+  $ref: `#/components/headers/${name}`,
+});
+const RATE_LIMIT_HEADER_REFERENCES = Object.fromEntries(
+  Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, shared(name)]),
+);
+
 const operationsOf = (document: OpenAPIObject) =>
   Object.values(document.paths).flatMap((item) => Object.values(item) as OperationObject[]);
 
@@ -61,7 +81,7 @@ const operationsOf = (document: OpenAPIObject) =>
  */
 function addHeaders(
   operation: OperationObject,
-  pick: (status: string) => Record<string, HeaderObject> | undefined,
+  pick: (status: string) => Record<string, HeaderObject | HeaderReference> | undefined,
 ): void {
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
     const headers = pick(status);
@@ -156,6 +176,54 @@ function collectComponentSchemas(document: OpenAPIObject): void {
 }
 
 /**
+ * The document's description: what the API is, each tag the features name and what it is for,
+ * and where to read about limits and errors.
+ */
+function describeApi(tags: Map<string, string>, publicBaseUrl: string): string {
+  return [
+    'JSON over HTTP interface for pet adoption. Every operation requires an API key sent as a ' +
+      'bearer token (`Authorization: Bearer <API_KEY>`), carrying the scope the operation names.',
+    'The operations, by tag:',
+    [...tags].map(([name, description]) => `- **${name}**: ${description}`).join('\n'),
+    'Every response carries the rate-limit headers of its key (or, without a valid key, of the ' +
+      'client address): `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`, and ' +
+      'the IETF `RateLimit-Policy` and `RateLimit`. Every error is an `Error` body whose `docUrl` ' +
+      `points at its code's section of the [errors page](${publicBaseUrl}${ERROR_PAGE_PATH}): ` +
+      'when it is answered, and what to do.',
+  ].join('\n\n');
+}
+
+/**
+ * Moves each error code's example (ApiErrorResponses) into `components.examples`, once, with the
+ * configured base in its `docUrl` (the decorators ran before any configuration was read), and
+ * refers to it from every response that shows it.
+ */
+function shareErrorExamples(document: OpenAPIObject, publicBaseUrl: string): void {
+  type Example = { summary?: string; value?: { docUrl?: string } } | { $ref: string };
+  const shared: Record<string, Example> = {};
+  for (const operation of operationsOf(document)) {
+    for (const response of Object.values(operation.responses ?? {})) {
+      const content = (response as { content?: Record<string, { examples?: object }> }).content;
+      const examples = content?.['application/json']?.examples as
+        Record<string, Example> | undefined;
+      for (const [code, example] of Object.entries(examples ?? {})) {
+        if ('$ref' in example || !isErrorCode(code)) continue;
+        const value = example.value!;
+        shared[code] ??= {
+          ...example,
+          value: {
+            ...value,
+            docUrl: value.docUrl!.replace(PUBLIC_BASE_URL_PLACEHOLDER, publicBaseUrl),
+          },
+        };
+        examples![code] = { $ref: `#/components/examples/${code}` };
+      }
+    }
+  }
+  document.components = { ...document.components, examples: shared as never };
+}
+
+/**
  * The OpenAPI 3 document of the public API, generated from the code of the modules given (the
  * features: the application's wiring says which).
  */
@@ -164,28 +232,26 @@ export function createOpenApiDocument(
   config: AppConfig,
   include: Type[],
 ): OpenAPIObject {
+  // Each feature names its own tag (@Feature): a new feature needs no edit here. Two features may
+  // share one (the event feed and its webhooks): it is listed once.
+  const tags = new Map<string, string>();
+  for (const { tag } of include.map(featureOf).filter((feature) => feature !== undefined)) {
+    if (!tags.has(tag.name)) tags.set(tag.name, tag.description);
+  }
   const builder = new DocumentBuilder()
     .setTitle('Pet Adoption Service')
-    .setDescription(
-      'JSON over HTTP interface for a pet store: list, add and fetch animals, and adopt them ' +
-        'through orders. Every operation requires an API key sent as a bearer token, carrying ' +
-        'the scope the operation names.',
-    )
+    .setDescription(describeApi(tags, config.http.publicBaseUrl))
     .setVersion('1.0.0')
-    .addServer(config.http.publicBaseUrl, 'Production')
+    .addServer(config.http.publicBaseUrl, 'This instance (PUBLIC_BASE_URL)')
     .addBearerAuth({
       type: 'http',
       scheme: 'bearer',
       description: 'API key: `Authorization: Bearer <API_KEY>`',
     });
-  // Each feature names its own tag (@Feature): a new feature needs no edit here. Two features may
-  // share one (the event feed and its webhooks): it is listed once.
-  const tags = new Set<string>();
-  for (const { tag } of include.map(featureOf).filter((feature) => feature !== undefined)) {
-    if (!tags.has(tag.name)) builder.addTag(tag.name, tag.description);
-    tags.add(tag.name);
+  for (const [name, description] of tags) builder.addTag(name, description);
+  if (config.http.stagingBaseUrl) {
+    builder.addServer(config.http.stagingBaseUrl, 'Staging (STAGING_BASE_URL)');
   }
-  if (config.http.stagingBaseUrl) builder.addServer(config.http.stagingBaseUrl, 'Staging');
 
   const document = SwaggerModule.createDocument(app, builder.build(), {
     include,
@@ -198,13 +264,15 @@ export function createOpenApiDocument(
   );
   for (const operation of operationsOf(document)) {
     addHeaders(operation, (status) => ({
-      ...RATE_LIMIT_HEADERS,
-      ...(status === '401' ? { 'WWW-Authenticate': WWW_AUTHENTICATE } : {}),
-      ...(status === '429' || status === '503' ? { 'Retry-After': RETRY_AFTER } : {}),
+      ...RATE_LIMIT_HEADER_REFERENCES,
+      ...(status === '401' ? { 'WWW-Authenticate': shared('WWW-Authenticate') } : {}),
+      ...(status === '429' || status === '503' ? { 'Retry-After': shared('Retry-After') } : {}),
     }));
   }
+  document.components = { ...document.components, headers: SHARED_HEADERS };
   describeRouteFacts(document, config);
   collectComponentSchemas(document);
+  shareErrorExamples(document, config.http.publicBaseUrl);
   return document;
 }
 
@@ -220,11 +288,13 @@ export function createAdminOpenApiDocument(
       'Issue, list and revoke API keys, and lift temporary bans. Requires `Authorization: Bearer <ADMIN_TOKEN>`.',
     )
     .setVersion('1.0.0')
-    .addServer(new URL(config.http.publicBaseUrl).origin)
+    .addServer(new URL(config.http.publicBaseUrl).origin, 'This instance (PUBLIC_BASE_URL)')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, 'admin')
     .addTag('admin', 'API keys and bans');
-  return SwaggerModule.createDocument(app, builder.build(), {
+  const document = SwaggerModule.createDocument(app, builder.build(), {
     include,
     operationIdFactory: (_controller, method) => method,
   });
+  shareErrorExamples(document, config.http.publicBaseUrl);
+  return document;
 }

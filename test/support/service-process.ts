@@ -15,7 +15,8 @@ const MAIN = join(ROOT, 'dist', 'src', 'main.js');
 export function buildOnce(): void {
   const marker = join(ROOT, 'dist', `.built-for-test-run-${process.env.TEST_RUN_ID}`);
   if (existsSync(marker)) return;
-  execSync('npx nest build', { cwd: ROOT, stdio: 'ignore' });
+  // The build script's own stamp tells `npm run apikey` (test/cli.e2e-spec.ts) the build is current.
+  execSync('node scripts/build-if-stale.mjs --force', { cwd: ROOT, stdio: 'ignore' });
   writeFileSync(marker, '');
 }
 

@@ -469,6 +469,24 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    ErrorDetail: {
+      /**
+       * @description The input: a body field (a dotted path when nested, such as `limits.perDay`), a query or path parameter, or a header
+       * @example categoryId
+       */
+      field: string;
+      /**
+       * @description `required`: absent; `unknown_field`: no such field or parameter (the message names the closest known one and lists them); `type`: of another type; `range`: out of bounds; `format`: not of the required form; `enum`: not one of the allowed values (the message lists them)
+       * @example required
+       * @enum {string}
+       */
+      issue: 'required' | 'unknown_field' | 'type' | 'range' | 'format' | 'enum';
+      /**
+       * @description What is wrong with the input, and how to put it right
+       * @example categoryId is required.
+       */
+      message: string;
+    };
     Error: {
       /**
        * @description Machine-readable error code, from a closed set; each response lists its own
@@ -498,7 +516,7 @@ export interface components {
         | 'internal_error'
         | 'service_unavailable';
       /**
-       * @description Human-readable description, naming the offending field(s)
+       * @description Human-readable description, naming the offending field(s) and how to fix them
        * @example limit must be an integer from 1 to 100
        */
       message: string;
@@ -507,6 +525,19 @@ export interface components {
        * @example 400
        */
       status: number;
+      /** @description For `validation_failed`: each offending input once per issue, in the order of `message` */
+      details?: components['schemas']['ErrorDetail'][];
+      /**
+       * @description The response's `X-Request-Id` (the client's own when it sent a plain one): give it when reporting a problem
+       * @example 4f9c1a52-0d5e-4a3b-9f57-2c8e6b1d7a10
+       */
+      requestId?: string;
+      /**
+       * Format: uri
+       * @description The section of the served documentation that explains the code and what to do
+       * @example http://localhost:3000/v1/docs/errors#validation_failed
+       */
+      docUrl?: string;
     };
     /**
      * @description Availability of the animal
@@ -1213,7 +1244,22 @@ export interface components {
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description The request limit of the window with the fewest requests left (on a tie, the one ending later) */
+    'X-RateLimit-Limit': number;
+    /** @description Requests remaining in that window */
+    'X-RateLimit-Remaining': number;
+    /** @description Unix time, in whole seconds, at which that window ends */
+    'X-RateLimit-Reset': number;
+    /** @description Both windows (draft-ietf-httpapi-ratelimit-headers-11), `q` requests per `w` seconds: `"minute";q=60;w=60, "day";q=1000;w=86400` */
+    'RateLimit-Policy': string;
+    /** @description The window `X-RateLimit-*` describes (draft-ietf-httpapi-ratelimit-headers-11): `r` requests left, `t` seconds until it ends: `"minute";r=59;t=42` */
+    RateLimit: string;
+    /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
+    'WWW-Authenticate': string;
+    /** @description Seconds to wait before retrying */
+    'Retry-After': number;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1243,16 +1289,11 @@ export interface operations {
         headers: {
           /** @description RFC 8288 link to the next page (`rel="next"`), present when more animals match */
           Link?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1262,16 +1303,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1281,18 +1317,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1302,16 +1332,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
@@ -1323,18 +1348,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1344,16 +1363,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1363,18 +1377,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1406,16 +1414,11 @@ export interface operations {
           Location?: string;
           /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read */
           ETag?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1425,16 +1428,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1444,18 +1442,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1465,16 +1457,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
@@ -1486,16 +1473,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1505,16 +1487,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1524,16 +1501,11 @@ export interface operations {
       /** @description `idempotency_key_reused`: The `Idempotency-Key` was already used by this API key with a different body. */
       422: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1543,18 +1515,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1564,16 +1530,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1583,18 +1544,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1620,16 +1575,11 @@ export interface operations {
         headers: {
           /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read */
           ETag?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1645,16 +1595,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1670,18 +1615,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1697,16 +1636,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1724,16 +1658,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1749,16 +1678,11 @@ export interface operations {
       /** @description `gone`: The operation has passed its sunset instant. */
       410: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1774,18 +1698,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1801,16 +1719,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1826,18 +1739,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
           Deprecation?: string;
           /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
@@ -1870,16 +1777,11 @@ export interface operations {
       /** @description Removed */
       204: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1889,16 +1791,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1910,18 +1807,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1933,16 +1824,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -1956,16 +1842,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1977,16 +1858,11 @@ export interface operations {
       /** @description `pet_has_open_order`: An open (`placed` or `approved`) order holds the pet: its status follows the order, and it cannot be deleted. */
       409: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -1998,16 +1874,11 @@ export interface operations {
       /** @description `precondition_failed`: `If-Match` names none of the resource's current entity tags: it changed since it was read, and nothing was changed. */
       412: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2019,18 +1890,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2042,16 +1907,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2063,18 +1923,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2110,16 +1964,11 @@ export interface operations {
         headers: {
           /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read */
           ETag?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2131,16 +1980,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2152,18 +1996,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2175,16 +2013,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -2198,16 +2031,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2219,16 +2047,11 @@ export interface operations {
       /** @description `pet_has_open_order`: An open (`placed` or `approved`) order holds the pet: its status follows the order, and it cannot be deleted. */
       409: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2240,16 +2063,11 @@ export interface operations {
       /** @description `precondition_failed`: `If-Match` names none of the resource's current entity tags: it changed since it was read, and nothing was changed. */
       412: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2261,16 +2079,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2282,16 +2095,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2303,18 +2111,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2326,16 +2128,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2347,18 +2144,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2392,16 +2183,11 @@ export interface operations {
         headers: {
           /** @description RFC 8288 link to the next page (`rel="next"`), present when more orders match */
           Link?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2413,16 +2199,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2434,18 +2215,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2457,16 +2232,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -2480,18 +2250,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2503,16 +2267,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2524,18 +2283,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2567,16 +2320,11 @@ export interface operations {
         headers: {
           /** @description Address of the new order */
           Location?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2588,16 +2336,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2609,18 +2352,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2632,16 +2369,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -2655,16 +2387,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2676,16 +2403,11 @@ export interface operations {
       /** @description `pet_not_available`: The pet cannot be ordered: it is not `available` (the message names its status). `open_order_limit`: The key holds as many open (`placed` or `approved`) orders as its plan allows (the message names the cap). */
       409: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2697,16 +2419,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2718,16 +2435,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2739,16 +2451,11 @@ export interface operations {
       /** @description `idempotency_key_reused`: The `Idempotency-Key` was already used by this API key with a different body. */
       422: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2760,18 +2467,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2783,16 +2484,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2804,18 +2500,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2841,16 +2531,11 @@ export interface operations {
       /** @description The order */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2862,16 +2547,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2883,18 +2563,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2906,16 +2580,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -2929,16 +2598,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2950,18 +2614,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2973,16 +2631,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -2994,18 +2647,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3036,16 +2683,11 @@ export interface operations {
       /** @description The order, changed */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3057,16 +2699,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3078,18 +2715,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3101,16 +2732,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -3124,16 +2750,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3145,16 +2766,11 @@ export interface operations {
       /** @description `invalid_transition`: The order cannot move to that status from its current one (the message names both). */
       409: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3166,16 +2782,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3187,16 +2798,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3208,18 +2814,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3231,16 +2831,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3252,18 +2847,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3286,16 +2875,11 @@ export interface operations {
       /** @description Animals by status */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3307,18 +2891,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3330,16 +2908,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -3353,18 +2926,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3376,16 +2943,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3397,18 +2959,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3438,16 +2994,11 @@ export interface operations {
         headers: {
           /** @description RFC 8288 link to the next page (`rel="next"`), present when more categories match */
           Link?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3459,16 +3010,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3480,18 +3026,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3503,16 +3043,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -3526,18 +3061,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3549,16 +3078,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3570,18 +3094,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3611,16 +3129,11 @@ export interface operations {
       /** @description The category, renamed */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3632,16 +3145,11 @@ export interface operations {
       /** @description The category, created */
       201: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3653,16 +3161,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3674,18 +3177,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3697,16 +3194,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -3720,16 +3212,11 @@ export interface operations {
       /** @description `already_exists`: Another category already has that name (compared case-insensitively). */
       409: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3741,16 +3228,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3762,16 +3244,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3783,18 +3260,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3806,16 +3277,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3827,18 +3293,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3877,16 +3337,11 @@ export interface operations {
         headers: {
           /** @description RFC 8288 link to the next page (`rel="next"`), present when more events match */
           Link?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3898,16 +3353,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3919,18 +3369,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3942,16 +3386,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -3965,18 +3404,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3988,16 +3421,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4009,18 +3437,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4046,16 +3468,11 @@ export interface operations {
       /** @description The event */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4067,16 +3484,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4088,18 +3500,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4111,16 +3517,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -4134,16 +3535,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4155,18 +3551,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4178,16 +3568,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4199,18 +3584,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4240,16 +3619,11 @@ export interface operations {
         headers: {
           /** @description RFC 8288 link to the next page (`rel="next"`), present when more endpoints match */
           Link?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4261,16 +3635,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4282,18 +3651,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4305,16 +3668,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -4328,18 +3686,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4351,16 +3703,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4372,18 +3719,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4412,16 +3753,11 @@ export interface operations {
         headers: {
           /** @description Address of the endpoint */
           Location?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4433,16 +3769,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4454,18 +3785,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4477,16 +3802,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -4500,16 +3820,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4521,16 +3836,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4542,18 +3852,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4565,16 +3869,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4586,18 +3885,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4623,16 +3916,11 @@ export interface operations {
       /** @description The endpoint */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4644,16 +3932,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4665,18 +3948,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4688,16 +3965,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -4711,16 +3983,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4732,18 +3999,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4755,16 +4016,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4776,18 +4032,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4813,16 +4063,11 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4832,16 +4077,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4853,18 +4093,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4876,16 +4110,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -4899,16 +4128,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4920,18 +4144,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4943,16 +4161,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -4964,18 +4177,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5006,16 +4213,11 @@ export interface operations {
       /** @description The endpoint, changed */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5027,16 +4229,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5048,18 +4245,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5071,16 +4262,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -5094,16 +4280,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5115,16 +4296,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5136,16 +4312,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5157,18 +4328,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5180,16 +4345,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5201,18 +4361,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5238,16 +4392,11 @@ export interface operations {
       /** @description The new secret, shown once */
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5259,16 +4408,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5280,18 +4424,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5303,16 +4441,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -5326,16 +4459,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5347,18 +4475,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5370,16 +4492,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5391,18 +4508,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5428,16 +4539,11 @@ export interface operations {
       /** @description The test event is queued */
       202: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5447,16 +4553,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5468,18 +4569,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5491,16 +4586,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -5514,16 +4604,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5535,18 +4620,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5558,16 +4637,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5579,18 +4653,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5623,16 +4691,11 @@ export interface operations {
         headers: {
           /** @description RFC 8288 link to the next page (`rel="next"`), present when more attempts match */
           Link?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5644,16 +4707,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5665,18 +4723,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5688,16 +4740,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -5711,16 +4758,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5732,18 +4774,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5755,16 +4791,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5776,18 +4807,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5817,16 +4842,11 @@ export interface operations {
       /** @description The deliveries are queued again */
       202: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5836,16 +4856,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5857,18 +4872,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5880,16 +4889,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -5903,16 +4907,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5924,16 +4923,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5945,16 +4939,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5966,18 +4955,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5989,16 +4972,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6010,18 +4988,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6057,16 +5029,11 @@ export interface operations {
         headers: {
           /** @description RFC 8288 link to the next page (`rel="next"`), present when more organisations match */
           Link?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6078,16 +5045,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6099,18 +5061,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6122,16 +5078,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -6145,18 +5096,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6168,16 +5113,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6189,18 +5129,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6228,16 +5162,11 @@ export interface operations {
         headers: {
           /** @description The organization's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the organization only as it was read */
           ETag?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6249,16 +5178,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6270,18 +5194,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6293,16 +5211,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -6316,16 +5229,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6337,18 +5245,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6360,16 +5262,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6381,18 +5278,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6428,16 +5319,11 @@ export interface operations {
         headers: {
           /** @description The organization's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the organization only as it was read */
           ETag?: string;
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6449,16 +5335,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6470,18 +5351,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6493,16 +5368,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -6516,16 +5386,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6537,16 +5402,11 @@ export interface operations {
       /** @description `already_exists`: Another category already has that name (compared case-insensitively). */
       409: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6558,16 +5418,11 @@ export interface operations {
       /** @description `precondition_failed`: `If-Match` names none of the resource's current entity tags: it changed since it was read, and nothing was changed. */
       412: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6579,16 +5434,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6600,16 +5450,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6621,18 +5466,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6644,16 +5483,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6665,18 +5499,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6698,16 +5526,11 @@ export interface operations {
     responses: {
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6719,18 +5542,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6742,16 +5559,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -6765,18 +5577,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6788,16 +5594,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6809,18 +5610,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6846,16 +5641,11 @@ export interface operations {
     responses: {
       201: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6867,16 +5657,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6888,18 +5673,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6911,16 +5690,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -6934,16 +5708,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6955,16 +5724,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6976,18 +5740,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -6999,16 +5757,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7020,18 +5773,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7053,16 +5800,11 @@ export interface operations {
     responses: {
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7074,18 +5816,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7097,18 +5833,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7120,16 +5850,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7141,18 +5866,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7181,16 +5900,11 @@ export interface operations {
     responses: {
       200: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7202,16 +5916,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7223,18 +5932,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7246,16 +5949,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -7269,16 +5967,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7290,16 +5983,11 @@ export interface operations {
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7311,16 +5999,11 @@ export interface operations {
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7332,18 +6015,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7355,16 +6032,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7376,18 +6048,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7413,16 +6079,11 @@ export interface operations {
       /** @description Revoked */
       204: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7432,16 +6093,11 @@ export interface operations {
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7453,18 +6109,12 @@ export interface operations {
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
       401: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description `Bearer`, or `Bearer error="invalid_token"` when a key was given */
-          'WWW-Authenticate'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7476,16 +6126,11 @@ export interface operations {
       /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
       403: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
@@ -7499,16 +6144,11 @@ export interface operations {
       /** @description `not_found`: No such resource, or no such route. */
       404: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7520,18 +6160,12 @@ export interface operations {
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
       429: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7543,16 +6177,11 @@ export interface operations {
       /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
       500: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -7564,18 +6193,12 @@ export interface operations {
       /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
       503: {
         headers: {
-          /** @description The request limit of the window with the fewest requests left */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests remaining in that window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Unix time, in whole seconds, at which that window ends */
-          'X-RateLimit-Reset'?: number;
-          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
-          RateLimit?: string;
-          /** @description Seconds to wait before retrying */
-          'Retry-After'?: number;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;

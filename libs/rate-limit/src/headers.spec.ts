@@ -1,4 +1,4 @@
-import { headerWindow, rateLimitHeaders, secondsUntil } from './headers';
+import { headerWindow, rateLimitHeaders, rateLimitPolicy, secondsUntil } from './headers';
 import { windowsAt, windowStates } from './windows';
 
 const at = (iso: string) => Date.parse(iso);
@@ -49,16 +49,45 @@ describe('rate-limit headers', () => {
     expect(headerWindow(windowStates(now, { perMinute: 10, perDay: 20 }, 7, 17)).name).toBe('day');
   });
 
-  it('give X-RateLimit-* and the IETF fields for both windows', () => {
+  it('give X-RateLimit-* and the IETF fields: the policy of both windows, what is left of the one nearest exhaustion', () => {
     expect(rateLimitHeaders(windowStates(now, { perMinute: 60, perDay: 1000 }, 1, 1), now)).toEqual(
       {
         'X-RateLimit-Limit': '60',
         'X-RateLimit-Remaining': '59',
         'X-RateLimit-Reset': String(at('2026-11-22T13:46:00Z') / 1000),
         'RateLimit-Policy': '"minute";q=60;w=60, "day";q=1000;w=86400',
-        RateLimit: `"minute";r=59;t=43, "day";r=999;t=${(at('2026-11-23T00:00:00Z') - now) / 1000}`,
+        RateLimit: '"minute";r=59;t=43',
       },
     );
+  });
+
+  it('describe in RateLimit the window X-RateLimit-* describes, the day when it has fewer left or ties', () => {
+    const dayNearer = rateLimitHeaders(
+      windowStates(now, { perMinute: 60, perDay: 1000 }, 10, 990),
+      now,
+    );
+    const untilMidnight = (at('2026-11-23T00:00:00Z') - now) / 1000;
+    expect(dayNearer).toMatchObject({
+      'X-RateLimit-Limit': '1000',
+      'X-RateLimit-Remaining': '10',
+      RateLimit: `"day";r=10;t=${untilMidnight}`,
+    });
+    const tie = rateLimitHeaders(windowStates(now, { perMinute: 5, perDay: 5 }, 5, 5), now);
+    expect(tie.RateLimit).toBe(`"day";r=0;t=${untilMidnight}`);
+  });
+
+  it('build the policy once per limits object, and the same as from the windows', () => {
+    const limits = { perMinute: 300, perDay: 10_000 };
+    const policy = rateLimitPolicy(limits);
+    expect(policy).toBe('"minute";q=300;w=60, "day";q=10000;w=86400');
+    // Built once: a second response of the same limits object reads the first one's field.
+    Object.assign(limits, { perMinute: 1 });
+    expect(rateLimitPolicy(limits)).toBe(policy);
+    expect(rateLimitPolicy({ perMinute: 1, perDay: 10_000 })).toBe(
+      '"minute";q=1;w=60, "day";q=10000;w=86400',
+    );
+    const states = windowStates(now, { perMinute: 300, perDay: 10_000 }, 1, 1);
+    expect(rateLimitHeaders(states, now, policy)).toEqual(rateLimitHeaders(states, now));
   });
 
   it('give whole seconds, at least one, until the window ends', () => {

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { SkipThrottle } from '@nestjs/throttler';
 import { clientBudget, RequestWithAddress } from './client-address';
 import { RateLimitClock } from './clock';
-import { rateLimitHeaders, secondsUntil } from './headers';
+import { rateLimitHeaders, rateLimitPolicy, secondsUntil } from './headers';
 import { RATE_LIMIT_OPTIONS, ResolvedRateLimitOptions } from './rate-limit.options';
 import { RateLimitSubject, UnverifiedSubject } from './rate-limit-subject.resolver';
 import { WindowStoreUnavailableError } from './resilient-window-store';
@@ -112,7 +112,7 @@ export class RateLimiter {
       reply.header('Retry-After', String(error.retryAfterSeconds));
       throw refusal('service_unavailable', 'Rate limiting is unavailable; retry later.', 503);
     }
-    const headers = rateLimitHeaders(result.windows, result.now);
+    const headers = rateLimitHeaders(result.windows, result.now, rateLimitPolicy(subject.limits));
     for (const name in headers) reply.header(name, headers[name]);
     return result;
   }

@@ -6,13 +6,15 @@ import { parseArgs } from 'node:util';
 import { apiKeysFromConfig } from '../access.module';
 import { ConfigModule } from '../../platform/config/config.module';
 import { AppConfig, ConfigError, loadConfig } from '../../platform/config/app-config';
-import { DataDirLock } from '../../platform/database/data-dir-lock';
+import { DataDirLock, DataDirLockedError } from '../../platform/database/data-dir-lock';
+import { runningEngineUrl } from '../../platform/database/embedded-postgres';
 import { DatabaseModule } from '../../platform/database/database.module';
 import { migrations } from '../../migrations';
 import { DEFAULT_SCOPES, SCOPES } from '../../common/scopes';
 import { dateTimeProblem, instantOf } from '../../common/date-time';
 
-const USAGE = `Manage API keys in the configured database (DATABASE_URL, or the embedded one in DATA_DIR).
+const USAGE = `Manage API keys in the configured database (DATABASE_URL, or the embedded one in DATA_DIR,
+through the service while it runs).
 
   npm run apikey -- issue --name <name> --plan <${PLANS.join('|')}> [--per-minute N --per-day N [--open-orders N]]
       [--scopes ${SCOPES.join(',')}]   (default: ${DEFAULT_SCOPES.join(',')})
@@ -37,6 +39,29 @@ class ApiKeyCliModule {
   }
 }
 
+/**
+ * The database the command line works on. The embedded one's files are one process's: when no
+ * one holds them, this process takes them; while the service runs on them, this process talks
+ * to the service's engine at the loopback address the service wrote into DATA_DIR, and never
+ * opens the files itself. A holder that has not written its address yet is refused, naming it.
+ */
+function databaseOfCommandLine(config: AppConfig): AppConfig {
+  if (config.database.url) return config;
+  try {
+    DataDirLock.acquire(config.database.dataDir);
+    return config;
+  } catch (error) {
+    const url =
+      error instanceof DataDirLockedError ? runningEngineUrl(config.database.dataDir) : null;
+    if (url === null) throw error;
+    // The engine answers one statement at a time: one connection is all it can use.
+    return Object.assign(new AppConfig(), {
+      ...config,
+      database: { ...config.database, url, poolSize: 1 },
+    });
+  }
+}
+
 async function run(argv: string[]): Promise<string> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -58,9 +83,7 @@ async function run(argv: string[]): Promise<string> {
   if (command === 'issue' && (!values.name || !isPlan(values.plan))) throw new Error(USAGE);
   if (command === 'revoke' && !id) throw new Error(USAGE);
 
-  const config = loadConfig();
-  // The embedded database is one process's: refuse at once while the service holds it.
-  if (!config.database.url) DataDirLock.acquire(config.database.dataDir);
+  const config = databaseOfCommandLine(loadConfig());
   const app = await NestFactory.createApplicationContext(ApiKeyCliModule.forRoot(config), {
     logger: ['error'],
   });

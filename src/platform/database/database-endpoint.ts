@@ -17,8 +17,9 @@ export class DatabaseEndpoint implements OnApplicationShutdown {
     DatabaseEndpoint.logger.log(
       `No DATABASE_URL: using the embedded PostgreSQL in ${config.database.dataDir}`,
     );
-    // The pool has one connection to it; spares so that a replaced connection is never refused.
-    const embedded = await EmbeddedPostgres.start(config.database.dataDir, 4);
+    // The pool has one connection to it; spares so that a replaced connection is never refused,
+    // and for `npm run apikey`, which reaches the engine through its address while this serves.
+    const embedded = await EmbeddedPostgres.start(config.database.dataDir, 6);
     const endpoint = new DatabaseEndpoint(embedded.url);
     endpoint.embedded = embedded;
     return endpoint;

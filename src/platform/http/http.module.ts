@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AppConfig } from '../config/app-config';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { ErrorDocumentation } from './errors/error-documentation';
 import { FallbackController } from './routing/fallback.controller';
 import { RequestValidationPipe } from './request/request-validation';
 import { RouteFactHeaders } from './route-facts/route-fact-headers';
@@ -12,9 +14,14 @@ import { RouteTable } from './routing/route-table';
   providers: [
     RouteTable,
     RouteFactHeaders,
+    {
+      provide: ErrorDocumentation,
+      useFactory: (config: AppConfig) => new ErrorDocumentation(config.http.publicBaseUrl),
+      inject: [AppConfig],
+    },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_PIPE, useClass: RequestValidationPipe },
   ],
-  exports: [RouteTable, RouteFactHeaders],
+  exports: [RouteTable, RouteFactHeaders, ErrorDocumentation],
 })
 export class HttpModule {}

@@ -24,8 +24,75 @@ export const KEY_PROTECTED_ERRORS = [
 ] as const satisfies readonly ErrorCode[];
 
 /**
+ * Stands for the configured PUBLIC_BASE_URL in the examples' `docUrl`: decorators run before any
+ * configuration is read, and the document builder writes the real base in its place.
+ */
+export const PUBLIC_BASE_URL_PLACEHOLDER = '{PUBLIC_BASE_URL}';
+
+/**
+ * A message each code really answers with, for its example; a code without one here shows the
+ * catalogue's sentence instead.
+ */
+const EXAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  malformed_json: 'The request body is not valid JSON.',
+  unauthorized: 'An API key is required: send it as "Authorization: Bearer <API_KEY>".',
+  forbidden: 'This API key lacks the scope orders:manage, which this operation needs.',
+  not_found: 'No pet with id 4.',
+  request_timeout: 'The request did not fully arrive within 10 s.',
+  pet_not_available: 'Pet 4 is pending, not available: it cannot be ordered.',
+  open_order_limit:
+    'This key already holds 5 open orders, as many as its plan allows: one must be delivered or cancelled first.',
+  invalid_transition: 'Order 7 is delivered: it cannot become cancelled.',
+  pet_has_open_order:
+    'Pet 4 has an open order, which owns it until the order is delivered or cancelled: it cannot be deleted.',
+  already_exists: 'Category 1 is already named "Dogs" (names are compared without regard to case).',
+  gone: 'GET /v1/pets/{petId} was removed on 2030-12-05T00:00:00.000Z; use GET /v1/pets with a status filter.',
+  precondition_failed:
+    'Pet 4 is at version 2 (ETag "2"), not one the request\'s If-Match names: it changed since it was read. Nothing was changed; read it again before changing it.',
+  payload_too_large: 'The request body is larger than 16 KiB.',
+  unsupported_media_type: 'The request body must be application/json.',
+  idempotency_key_reused: 'This Idempotency-Key was already used with a different body.',
+  rate_limited: 'The per-minute limit of 60 requests is reached; retry after the window ends.',
+  key_temporarily_banned:
+    'Too many requests after being rate limited: banned for 540 more seconds.',
+  internal_error: 'An unexpected error occurred.',
+  service_unavailable: 'The database is unreachable; retry later.',
+};
+
+/** What `POST /v1/pets` with `{"categoryID": 1}` answers. */
+const VALIDATION_DETAILS = [
+  {
+    field: 'categoryID',
+    issue: 'unknown_field',
+    message:
+      'categoryID is not a field of this body: did you mean categoryId? Its fields are name, categoryId, status.',
+  },
+  { field: 'name', issue: 'required', message: 'name is required.' },
+  { field: 'categoryId', issue: 'required', message: 'categoryId is required.' },
+];
+
+/** The Error body a code answers with, as an example of its response. */
+export function errorExample(code: ErrorCode): Record<string, unknown> {
+  const { status, description } = ERROR_CODES[code];
+  const details = code === 'validation_failed' ? { details: VALIDATION_DETAILS } : {};
+  const message =
+    code === 'validation_failed'
+      ? 'categoryID is not a field of this body: did you mean categoryId? Its fields are name, categoryId, status; name is required; categoryId is required.'
+      : (EXAMPLE_MESSAGES[code] ?? description);
+  return {
+    code,
+    message,
+    status,
+    ...details,
+    requestId: '4f9c1a52-0d5e-4a3b-9f57-2c8e6b1d7a10',
+    docUrl: `${PUBLIC_BASE_URL_PLACEHOLDER}/docs/errors#${code}`,
+  };
+}
+
+/**
  * Documents the error responses an operation (or every operation of a controller) may give, by
- * their codes: one response per status, listing its codes with the catalogue's descriptions.
+ * their codes: one response per status, listing its codes with the catalogue's descriptions, and
+ * an example of each code's own body.
  */
 export function ApiErrorResponses(...codes: ErrorCode[]): MethodDecorator & ClassDecorator {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -41,6 +108,9 @@ export function ApiErrorResponses(...codes: ErrorCode[]): MethodDecorator & Clas
         description: sharing
           .map((code) => `\`${code}\`: ${ERROR_CODES[code].description}`)
           .join(' '),
+        examples: Object.fromEntries(
+          sharing.map((code) => [code, { summary: code, value: errorExample(code) }]),
+        ),
       }),
     ),
   );

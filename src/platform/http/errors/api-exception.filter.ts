@@ -1,14 +1,17 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorDocumentation } from './error-documentation';
 import { sendErrorBody, toErrorResponse } from './error-mapping';
 
 /**
  * The one place where errors become HTTP: every failure, from any layer, leaves as the
- * Error body `{code, message, status}`. Details of unexpected errors go to the log only.
+ * Error body (error-mapping.ts). Details of unexpected errors go to the log only.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
+
+  constructor(private readonly documentation: ErrorDocumentation) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -23,6 +26,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
     } else if (response.status === 503) {
       this.logger.warn(`${request.method} ${request.routeOptions?.url}: ${String(exception)}`);
     }
-    if (!reply.sent) sendErrorBody(reply, response);
+    if (!reply.sent) sendErrorBody(reply, response, this.documentation);
   }
 }

@@ -6,7 +6,8 @@ import { DomainError } from '../../../common/domain-error';
 import { ERROR_CODES, ErrorCode, isErrorCode } from '../../../common/error-codes';
 import { InsufficientScopeError } from '../../../common/scopes';
 import { isDatabaseUnavailable } from '../../database/database-errors';
-import { ApiError } from './api-error';
+import { ApiError, ErrorDetail } from './api-error';
+import { ErrorDocumentation } from './error-documentation';
 
 /** Seconds a client should wait before retrying while the database is unreachable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -62,6 +63,8 @@ export interface ErrorResponse {
   code: ErrorCode;
   message: string;
   headers: Record<string, string>;
+  /** For `validation_failed`, what is wrong with each input, when the inputs are known. */
+  details?: readonly ErrorDetail[];
   /** Whether this is a fault of the service, to be logged with its details. */
   unexpected: boolean;
 }
@@ -90,7 +93,10 @@ function codeOf(error: HttpException): ErrorCode | undefined {
 
 /** Turns anything thrown while serving a request into the Error body and its status. */
 export function toErrorResponse(error: unknown): ErrorResponse {
-  if (error instanceof ApiError) return answer(error.code, error.message, error.headers);
+  if (error instanceof ApiError) {
+    const response = answer(error.code, error.message, error.headers);
+    return error.details ? { ...response, details: error.details } : response;
+  }
   if (error instanceof InsufficientScopeError) {
     // RFC 6750 §3.1: the challenge names the scope that would do.
     return answer(error.code, error.message, {
@@ -120,14 +126,26 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   return { ...answer('internal_error', 'An unexpected error occurred.'), unexpected: true };
 }
 
-/** Writes the Error body of an error response. */
+/**
+ * Writes the Error body of an error response: the code, message and status, the details when
+ * there are any, the request's id (as its `X-Request-Id` says) and where the documentation
+ * explains the code.
+ */
 export function sendErrorBody(
   reply: FastifyReply,
-  { status, code, message, headers }: ErrorResponse,
+  { status, code, message, headers, details }: ErrorResponse,
+  documentation: ErrorDocumentation,
 ): void {
   void reply
     .status(status)
     .headers(headers)
     .type('application/json; charset=utf-8')
-    .send({ code, message, status });
+    .send({
+      code,
+      message,
+      status,
+      ...(details ? { details } : {}),
+      requestId: reply.request.id,
+      docUrl: documentation.urlOf(code),
+    });
 }

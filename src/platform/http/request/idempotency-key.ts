@@ -4,6 +4,9 @@ import { IsOptional, Matches } from 'class-validator';
 
 /** The Idempotency-Key header of a request, as the validation pipe checks it. */
 export class IdempotencyKeyHeader {
+  /** A refusal names the header, not the property (validation-details.ts). */
+  static readonly fieldNames = { key: 'Idempotency-Key' };
+
   @IsOptional()
   @Matches(/^[\x21-\x7e]{1,255}$/, {
     message: 'Idempotency-Key must be 1 to 255 visible ASCII characters.',

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../common/paging';
 import { IsInt64Text } from './int64';
 
@@ -17,9 +17,7 @@ export class PageQueryDto {
   })
   @IsOptional()
   @IsString({ message: 'limit must be given once' })
-  @Matches(/^(100|[1-9][0-9]?)$/, {
-    message: `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`,
-  })
+  @IsInt64Text(1n, BigInt(MAX_PAGE_SIZE))
   limit?: string;
 
   @ApiPropertyOptional({

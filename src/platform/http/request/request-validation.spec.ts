@@ -65,7 +65,8 @@ function inputs(names: string[]) {
     });
 }
 
-type Outcome = { error: string } | { prototype: object | null; entries: [string, unknown][] };
+type Outcome =
+  { error: string; details: unknown } | { prototype: object | null; entries: [string, unknown][] };
 
 function outcome(pipe: RequestValidationPipe, input: object, metadata: ArgumentMetadata) {
   try {
@@ -76,7 +77,10 @@ function outcome(pipe: RequestValidationPipe, input: object, metadata: ArgumentM
     };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return { dto: undefined, answer: { error: `${error.code}: ${error.message}` } as Outcome };
+    return {
+      dto: undefined,
+      answer: { error: `${error.code}: ${error.message}`, details: error.details } as Outcome,
+    };
   }
 }
 
@@ -125,7 +129,9 @@ describe('RequestValidationPipe with its cache of validation results', () => {
   it(`remembers at most ${ENTRIES_PER_CLASS} inputs of a class`, () => {
     const cache = new ValidationCache();
     for (let i = 0; i < 3 * ENTRIES_PER_CLASS; i++) {
-      cache.rememberInvalid(IdParamsDto, cache.keyOf({ id: String(i) })!, 'no');
+      cache.rememberInvalid(IdParamsDto, cache.keyOf({ id: String(i) })!, [
+        { field: 'id', issue: 'range', message: 'no' },
+      ]);
     }
     expect(cache.size(IdParamsDto)).toBe(ENTRIES_PER_CLASS);
     expect(cache.recall(IdParamsDto, cache.keyOf({ id: '0' })!)).toBeUndefined();

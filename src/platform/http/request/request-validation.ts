@@ -10,26 +10,33 @@ import {
 import { ApiError } from '../errors/api-error';
 import { RejectedBody } from './json-body';
 import { ValidationCache } from './validation-cache';
+import { InputKind, validationDetails } from './validation-details';
 
-function messagesOf(errors: ValidationError[], path = ''): string[] {
-  return errors.flatMap((error) => {
-    const property = path ? `${path}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {});
-    return [...own, ...messagesOf(error.children ?? [], property)];
-  });
-}
-
-const messageOf = (errors: ValidationError[]) =>
-  messagesOf(errors).join('; ') || 'The request is invalid.';
-
-/** No coercion of types, and unknown properties refused rather than dropped. */
+/**
+ * No coercion of types, and unknown properties refused rather than dropped. The errors keep the
+ * object and the value each is about, for the details (what its class knows, whether it was
+ * absent); neither reaches a client.
+ */
 const VALIDATOR_OPTIONS: ValidatorOptions = {
   whitelist: true,
   forbidNonWhitelisted: true,
   forbidUnknownValues: true,
-  validationError: { target: false, value: false },
+  validationError: { target: true, value: true },
 };
 const TRANSFORM_OPTIONS = { enableImplicitConversion: false };
+
+/** The refusal of an input class-validator found errors in: one detail per input and issue. */
+function invalid(errors: ValidationError[], input: InputKind): ApiError {
+  const details = validationDetails(errors, input);
+  return details.length > 0
+    ? ApiError.invalid(details)
+    : new ApiError('validation_failed', 'The request is invalid.');
+}
+
+function valid(entity: object, errors: ValidationError[], input: InputKind): object {
+  if (errors.length > 0) throw invalid(errors, input);
+  return entity;
+}
 
 /** Parameter types that are no DTO: passed on as they are (as Nest's ValidationPipe does). */
 const SCALAR_TYPES = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date]);
@@ -41,26 +48,57 @@ const SCALAR_TYPES = new Set<unknown>([String, Boolean, Number, Array, Object, B
  */
 const isPrototypeName = (key: string) => key in Object.prototype || key === 'prototype';
 
-/** Refuses prototype-named properties anywhere in a parsed body or query (bounded depth). */
-function refuseForbiddenKeys(value: unknown): void {
-  if (typeof value !== 'object' || value === null) return;
-  if (Array.isArray(value)) return value.forEach(refuseForbiddenKeys);
-  for (const key of Object.keys(value)) {
-    if (isPrototypeName(key)) {
-      throw new ApiError('validation_failed', `property ${key} should not exist`);
+/** The path of the first prototype-named property in a parsed body or query, or null. */
+function forbiddenKeyPath(value: unknown): string[] | null {
+  if (typeof value !== 'object' || value === null) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const path = forbiddenKeyPath(value[i]);
+      if (path) return [String(i), ...path];
     }
-    refuseForbiddenKeys((value as Record<string, unknown>)[key]);
+    return null;
   }
+  for (const key of Object.keys(value)) {
+    if (isPrototypeName(key)) return [key];
+    const path = forbiddenKeyPath((value as Record<string, unknown>)[key]);
+    if (path) return [key, ...path];
+  }
+  return null;
+}
+
+/**
+ * Refuses prototype-named properties anywhere in a parsed body or query (bounded depth), naming
+ * the first one by its path (built only then: every request's input passes here).
+ */
+function refuseForbiddenKeys(value: unknown): void {
+  const path = forbiddenKeyPath(value);
+  if (path === null) return;
+  const field = path.join('.');
+  throw ApiError.invalid([
+    {
+      field,
+      issue: 'unknown_field',
+      message: `${field} is not a field: no input may name a member of Object.prototype (__proto__, constructor, toString, ...) or prototype.`,
+    },
+  ]);
 }
 
 /** The body a handler takes: the deferred parse failure raised, anything but a JSON object refused. */
 function jsonObjectBody(value: unknown): object {
   if (value instanceof RejectedBody) throw value.error;
   if (value === undefined) {
-    throw new ApiError('validation_failed', 'A JSON object body is required.');
+    throw ApiError.invalid([
+      {
+        field: 'body',
+        issue: 'required',
+        message: 'A JSON object body is required: send one with Content-Type: application/json.',
+      },
+    ]);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ApiError('validation_failed', 'The request body must be a JSON object.');
+    throw ApiError.invalid([
+      { field: 'body', issue: 'type', message: 'The request body must be a JSON object.' },
+    ]);
   }
   refuseForbiddenKeys(value);
   return value;
@@ -78,7 +116,8 @@ function scalarParameter(value: unknown, { type, metatype, data }: ArgumentMetad
 /**
  * The one validation of every input: bodies, queries, path parameters and the headers an operation
  * takes (IdempotencyKey), each a DTO class with class-validator rules. No coercion, unknown
- * properties refused, every failure a 400 `validation_failed` that names the offending fields.
+ * properties refused, every failure a 400 `validation_failed` whose details name each offending
+ * input, what is wrong with it and how to put it right (validation-details.ts).
  * A body must be a JSON object (its deferred parse failure is raised here, after the guards), and
  * a body or query may not name a prototype property anywhere.
  *
@@ -105,41 +144,44 @@ export class RequestValidationPipe implements PipeTransform {
     else if (metadata.type === 'query') refuseForbiddenKeys(value);
     const metatype = metadata.metatype as ClassConstructor<object> | undefined;
     if (!metatype || SCALAR_TYPES.has(metatype)) return scalarParameter(value, metadata);
+    const input = metadata.type as InputKind;
     if (typeof (value ?? {}) !== 'object') {
-      throw new ApiError('validation_failed', 'Validation failed (object is expected)');
+      throw ApiError.invalid([
+        { field: input, issue: 'type', message: `The ${input} must be an object.` },
+      ]);
     }
     if (this.hasAsynchronousRules(metatype)) {
       const entity = plainToInstance(metatype, value ?? {}, TRANSFORM_OPTIONS);
-      return validate(entity, VALIDATOR_OPTIONS).then((errors) => this.valid(entity, errors));
+      return validate(entity, VALIDATOR_OPTIONS).then((errors) => valid(entity, errors, input));
     }
     const key =
       this.cache && (metadata.type === 'query' || metadata.type === 'param')
         ? this.cache.keyOf(value)
         : undefined;
-    if (key !== undefined) return this.validRemembered(metatype, key, value);
+    if (key !== undefined) return this.validRemembered(metatype, key, value, input);
     const entity = plainToInstance(metatype, value ?? {}, TRANSFORM_OPTIONS);
-    return this.valid(entity, validateSync(entity, VALIDATOR_OPTIONS));
+    return valid(entity, validateSync(entity, VALIDATOR_OPTIONS), input);
   }
 
   /** The answer for an input the cache may know; validated, and remembered, if it does not. */
-  private validRemembered(metatype: ClassConstructor<object>, key: string, value: unknown): object {
+  private validRemembered(
+    metatype: ClassConstructor<object>,
+    key: string,
+    value: unknown,
+    input: InputKind,
+  ): object {
     const cache = this.cache!;
     const recalled = cache.recall(metatype, key);
     if (recalled?.valid) return recalled.dto;
-    if (recalled) throw new ApiError('validation_failed', recalled.message);
+    if (recalled) throw ApiError.invalid(recalled.details);
     const entity = plainToInstance(metatype, value, TRANSFORM_OPTIONS);
     const errors = validateSync(entity, VALIDATOR_OPTIONS);
     if (errors.length > 0) {
-      const message = messageOf(errors);
-      cache.rememberInvalid(metatype, key, message);
-      throw new ApiError('validation_failed', message);
+      const refusal = invalid(errors, input);
+      cache.rememberInvalid(metatype, key, refusal.details!);
+      throw refusal;
     }
     cache.rememberValid(metatype, key, entity);
-    return entity;
-  }
-
-  private valid(entity: object, errors: ValidationError[]): object {
-    if (errors.length > 0) throw new ApiError('validation_failed', messageOf(errors));
     return entity;
   }
 

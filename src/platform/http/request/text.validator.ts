@@ -1,5 +1,15 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
-import { TextBounds, textProblem } from '../../../common/text';
+import { codePointLength, TextBounds, textProblem } from '../../../common/text';
+import { IssueContext } from './validation-details';
+
+/** Why a value breaks the text rule: no string, a length out of bounds, or a character refused. */
+const textIssue = ({ min, max }: TextBounds): IssueContext => ({
+  issue: (value) => {
+    if (typeof value !== 'string') return 'type';
+    const length = codePointLength(value);
+    return length < min || length > max ? 'range' : 'format';
+  },
+});
 
 /** class-validator rule: a string obeying the one text rule (src/common/text.ts). */
 export function IsText(bounds: TextBounds, options?: ValidationOptions): PropertyDecorator {
@@ -8,7 +18,7 @@ export function IsText(bounds: TextBounds, options?: ValidationOptions): Propert
       name: 'isText',
       target: target.constructor,
       propertyName: propertyName as string,
-      options,
+      options: { context: textIssue(bounds), ...options },
       validator: {
         validate: (value: unknown) => typeof value === 'string' && !textProblem(value, bounds),
         defaultMessage: (args) =>

@@ -3,8 +3,12 @@ export const ENTRIES_PER_CLASS = 1_024;
 /** Inputs whose key is longer are validated every time (and cost no memory here). */
 const MAX_KEY_LENGTH = 512;
 
-/** What validating an input gave: the DTO's own properties, or the refusal's message. */
-type Outcome = { valid: true; properties: [string, unknown][] } | { valid: false; message: string };
+import { ErrorDetail } from '../errors/api-error';
+
+/** What validating an input gave: the DTO's own properties, or the refusal's details. */
+type Outcome =
+  | { valid: true; properties: [string, unknown][] }
+  | { valid: false; details: readonly ErrorDetail[] };
 
 /** The properties of a valid DTO are kept only when each is a primitive, so that a copy is whole. */
 const isPrimitive = (value: unknown) =>
@@ -35,13 +39,13 @@ export class ValidationCache {
   }
 
   /**
-   * A fresh DTO for a remembered valid input, or the refusal's message for a remembered invalid
-   * one; undefined when the input was not validated yet.
+   * A fresh DTO for a remembered valid input, or the refusal's details for a remembered invalid
+   * one (never changed once made); undefined when the input was not validated yet.
    */
   recall<T extends object>(
     metatype: new () => T,
     key: string,
-  ): { valid: true; dto: T } | { valid: false; message: string } | undefined {
+  ): { valid: true; dto: T } | { valid: false; details: readonly ErrorDetail[] } | undefined {
     const outcome = this.classes.get(metatype)?.get(key);
     if (!outcome) return undefined;
     if (!outcome.valid) return outcome;
@@ -57,8 +61,8 @@ export class ValidationCache {
     }
   }
 
-  rememberInvalid(metatype: object, key: string, message: string): void {
-    this.remember(metatype, key, { valid: false, message });
+  rememberInvalid(metatype: object, key: string, details: readonly ErrorDetail[]): void {
+    this.remember(metatype, key, { valid: false, details });
   }
 
   /** How many inputs of the class it remembers. */

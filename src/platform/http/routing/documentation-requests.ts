@@ -1,5 +1,6 @@
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorDocumentation } from '../errors/error-documentation';
 import { sendErrorBody, toErrorResponse } from '../errors/error-mapping';
 
 /**
@@ -20,6 +21,7 @@ export function countDocumentationRequests(
   fastify: FastifyInstance,
   limiter: CanActivate,
   prefixes: readonly string[],
+  documentation: ErrorDocumentation,
 ): void {
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
     if (!isUnder(request.url, prefixes)) return done();
@@ -35,7 +37,7 @@ export function countDocumentationRequests(
       .then(() => limiter.canActivate(context))
       .then(
         () => done(),
-        (error: unknown) => sendErrorBody(reply, toErrorResponse(error)),
+        (error: unknown) => sendErrorBody(reply, toErrorResponse(error), documentation),
       )
       .catch((error: Error) => done(error));
   });
