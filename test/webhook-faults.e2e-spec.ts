@@ -211,7 +211,7 @@ describeWithPeer('initdb and postgres', 'webhooks across a PostgreSQL restart', 
     instances.push(await startService(env));
     const key = issueKey(
       server.url,
-      'pets:read,pets:write,orders:read,orders:write,webhooks:manage',
+      'pets:read,pets:write,pets:manage,orders:read,orders:write,webhooks:manage',
     );
     const endpoint = await apiClient(instances[0].url, { authorization: `Bearer ${key}` })
       .post('/v1/webhook-endpoints')
