@@ -318,7 +318,8 @@ describe('/v1/events: the feed of what happened', () => {
         await older.startTransaction();
         // An older transaction records an event and stays open, as a slow change would.
         await older.query(
-          `INSERT INTO events (type, readers, data) VALUES ('pet.created', 'pets', '{"id": 0}')`,
+          `INSERT INTO events (type, readers, read_scope, data)
+           VALUES ('pet.created', 'everyone', 'pets:read', '{"id": 0}')`,
         );
         const created = await writer.post('/v1/pets').send({ name: 'Rex', categoryId: 1 });
         expect(created.status).toBe(201);
@@ -358,11 +359,34 @@ describe('/v1/events: the feed of what happened', () => {
     });
   });
 
+  describe('during a rolling deploy from v1.2', () => {
+    it("reads the previous release's events as their types declare them", async () => {
+      const order = { id: 7, petId: 1, status: 'placed' };
+      // The statement v1.2's recorder sends: readers named by feature, no scopes, no organisation.
+      await t.dataSource.query(
+        `INSERT INTO events (type, readers, owner_key_id, data)
+         SELECT e->>'type', e->>'readers', (e->>'owner')::bigint, e->'data'
+           FROM json_array_elements($1::json) WITH ORDINALITY AS recorded(e, n) ORDER BY n`,
+        [
+          JSON.stringify([
+            { type: 'pet.created', readers: 'pets', data: { id: 1, name: 'Rex' } },
+            { type: 'order.placed', readers: 'orders', owner: customerId, data: order },
+          ]),
+        ],
+      );
+      expect(await types(browser)).toEqual(['pet.created']);
+      expect(await types(customer)).toEqual(['pet.created', 'order.placed']);
+      expect(await types(neighbour)).toEqual(['pet.created']);
+      expect(await types(shelter)).toEqual(['pet.created', 'order.placed']);
+    });
+  });
+
   describe('retention', () => {
     it('deletes events older than EVENT_RETENTION_DAYS, in batches, and nothing younger', async () => {
       await t.dataSource.query(
-        `INSERT INTO events (type, readers, data, occurred_at)
-         SELECT 'pet.created', 'pets', '{}', now() - interval '31 days' FROM generate_series(1, 2500)`,
+        `INSERT INTO events (type, readers, read_scope, data, occurred_at)
+         SELECT 'pet.created', 'everyone', 'pets:read', '{}', now() - interval '31 days'
+           FROM generate_series(1, 2500)`,
       );
       await addPet();
       expect(await t.app.get(EventPruner).prune()).toBe(2500);

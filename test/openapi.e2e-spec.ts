@@ -4,6 +4,7 @@ import { ModulesContainer } from '@nestjs/core';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { SCOPES } from '../src/common/scopes';
 import { ERROR_CODES, ErrorCode } from '../src/common/error-codes';
+import { declaredEventTypes, inFeed } from '../src/common/events/event-types';
 import { request } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -364,6 +365,20 @@ describe('the OpenAPI document and the health endpoints', () => {
           }
         }
       }
+    }
+  });
+
+  it('names every event type the features declared, each with its meaning, wherever a type is named', () => {
+    const schemas = document.components.schemas as unknown as Record<
+      string,
+      { enum: string[]; description: string }
+    >;
+    const feed = declaredEventTypes().filter(inFeed);
+    expect(schemas.EventType.enum).toEqual(declaredEventTypes().map(({ name }) => name));
+    expect(schemas.FeedEventType.enum).toEqual(feed.map(({ name }) => name));
+    expect(schemas.Subscription.enum).toEqual([...feed.map(({ name }) => name), '*']);
+    for (const { name, description } of declaredEventTypes()) {
+      expect(schemas.EventType.description).toContain(`\`${name}\`: ${description}`);
     }
   });
 

@@ -7,6 +7,7 @@ import { PUBLIC_BASE_URL_PLACEHOLDER } from '../platform/http/errors/api-error-r
 import { ERROR_PAGE_PATH } from '../platform/http/errors/error-documentation';
 import { isErrorCode } from '../common/error-codes';
 import { featureOf } from '../platform/features/feature';
+import { declaredEnumsOf } from '../platform/http/response/declared-enum';
 
 type HeaderObject = { description: string; schema: Record<string, unknown> };
 type HeaderReference = { $ref: string };
@@ -162,6 +163,21 @@ function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
   }
 }
 
+/**
+ * Fills each enum the features declare (declaredEnum) from their declarations, now that every
+ * feature is loaded: the decorators read them when each DTO was loaded, perhaps before a feature
+ * loaded later declared its values.
+ */
+function fillDeclaredEnums(document: OpenAPIObject): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
+  for (const { name, values, describe } of declaredEnumsOf()) {
+    const schema = schemas[name];
+    if (!schema) continue;
+    schema.enum = [...values()];
+    if (describe) schema.description = describe();
+  }
+}
+
 /** Moves the named schemas operations carry (ApiNamedArrayResponse) into the components. */
 function collectComponentSchemas(document: OpenAPIObject): void {
   for (const operation of operationsOf(document)) {
@@ -272,6 +288,7 @@ export function createOpenApiDocument(
   document.components = { ...document.components, headers: SHARED_HEADERS };
   describeRouteFacts(document, config);
   collectComponentSchemas(document);
+  fillDeclaredEnums(document);
   shareErrorExamples(document, config.http.publicBaseUrl);
   return document;
 }

@@ -2,16 +2,20 @@ import { NewEvent } from '../../src/common/events/event';
 import { EventRecorder } from '../../src/common/events/event-recorder';
 import { Transactions } from '../../src/common/transactions';
 
+/** An event as a test reads it: its type by name. */
+export type RecordedEvent = Omit<NewEvent, 'type'> & { type: string };
+
 /**
  * Events in an array, for unit tests of the use cases, with the port's rule: what is recorded in
  * a transaction counts only once it commits (`recorded`), and is gone if it rolls back.
  */
 export class InMemoryEvents extends EventRecorder {
-  readonly recorded: NewEvent[] = [];
-  private pending?: NewEvent[];
+  readonly recorded: RecordedEvent[] = [];
+  private pending?: RecordedEvent[];
 
   async record(events: readonly NewEvent[]): Promise<void> {
-    (this.pending ?? this.recorded).push(...events);
+    const named = events.map((event) => ({ ...event, type: event.type.name }));
+    (this.pending ?? this.recorded).push(...named);
   }
 
   /** The transactions these events join: a transaction under way is joined, not nested. */

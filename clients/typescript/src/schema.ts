@@ -709,7 +709,7 @@ export interface components {
       name: string;
     };
     /**
-     * @description `pet.*` carry the Pet, `order.*` the Order, after the change; `pet.updated` also when an order moves its pet’s status; `webhook.test` is a ping to one endpoint and never in the feed
+     * @description `pet.created`: A pet was added to the catalogue. `pet.updated`: A pet changed: by its staff, or its status by an order. `pet.deleted`: A pet was removed from the catalogue (the data is the pet as it was). `order.placed`: An order was placed: its pet is pending. `order.approved`: The shelter approved an order. `order.delivered`: An adoption was completed: its pet is sold. `order.cancelled`: An order was cancelled (`cancelReason` says why): its pet is available again. `webhook.test`: A test delivery asked for one endpoint (pingWebhookEndpoint).
      * @enum {string}
      */
     EventType:
@@ -727,7 +727,7 @@ export interface components {
        * @example evt_0000000000000742_0000000000000042
        */
       id: string;
-      /** @description `pet.*` carry the Pet, `order.*` the Order, after the change; `pet.updated` also when an order moves its pet’s status; `webhook.test` is a ping to one endpoint and never in the feed */
+      /** @description What happened: `<object>.<change>`, as the feature owning the object declares it */
       type: components['schemas']['EventType'];
       /**
        * Format: date-time
@@ -739,6 +739,31 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    /**
+     * @description `pet.created`: A pet was added to the catalogue. `pet.updated`: A pet changed: by its staff, or its status by an order. `pet.deleted`: A pet was removed from the catalogue (the data is the pet as it was). `order.placed`: An order was placed: its pet is pending. `order.approved`: The shelter approved an order. `order.delivered`: An adoption was completed: its pet is sold. `order.cancelled`: An order was cancelled (`cancelReason` says why): its pet is available again.
+     * @enum {string}
+     */
+    FeedEventType:
+      | 'pet.created'
+      | 'pet.updated'
+      | 'pet.deleted'
+      | 'order.placed'
+      | 'order.approved'
+      | 'order.delivered'
+      | 'order.cancelled';
+    /**
+     * @description An event type of the feed, or `*` for every type the key may read
+     * @enum {string}
+     */
+    Subscription:
+      | 'pet.created'
+      | 'pet.updated'
+      | 'pet.deleted'
+      | 'order.placed'
+      | 'order.approved'
+      | 'order.delivered'
+      | 'order.cancelled'
+      | '*';
     NewWebhookEndpoint: {
       /**
        * Format: uri
@@ -753,16 +778,7 @@ export interface components {
        *       "order.cancelled"
        *     ]
        */
-      events: (
-        | 'pet.created'
-        | 'pet.updated'
-        | 'pet.deleted'
-        | 'order.placed'
-        | 'order.approved'
-        | 'order.delivered'
-        | 'order.cancelled'
-        | '*'
-      )[];
+      events: components['schemas']['Subscription'][];
       /** @description For people: what the endpoint is */
       description?: string | null;
     };
@@ -785,16 +801,7 @@ export interface components {
        *       "order.cancelled"
        *     ]
        */
-      events: (
-        | 'pet.created'
-        | 'pet.updated'
-        | 'pet.deleted'
-        | 'order.placed'
-        | 'order.approved'
-        | 'order.delivered'
-        | 'order.cancelled'
-        | '*'
-      )[];
+      events: components['schemas']['Subscription'][];
       /** @description For people; up to 500 characters */
       description: string | null;
       /** @description Whether events are sent to it */
@@ -831,16 +838,7 @@ export interface components {
        *       "order.cancelled"
        *     ]
        */
-      events: (
-        | 'pet.created'
-        | 'pet.updated'
-        | 'pet.deleted'
-        | 'order.placed'
-        | 'order.approved'
-        | 'order.delivered'
-        | 'order.cancelled'
-        | '*'
-      )[];
+      events: components['schemas']['Subscription'][];
       /** @description For people; up to 500 characters */
       description: string | null;
       /** @description Whether events are sent to it */
@@ -867,16 +865,7 @@ export interface components {
        *       "order.cancelled"
        *     ]
        */
-      events?: (
-        | 'pet.created'
-        | 'pet.updated'
-        | 'pet.deleted'
-        | 'order.placed'
-        | 'order.approved'
-        | 'order.delivered'
-        | 'order.cancelled'
-        | '*'
-      )[];
+      events?: components['schemas']['Subscription'][];
       /** @description null clears it */
       description?: string | null;
       /** @description false stops deliveries (they wait); true resumes them, and clears `disabledReason` */
@@ -894,16 +883,8 @@ export interface components {
       id: number;
       /** @description The event: the `webhook-id` sent */
       eventId: string;
-      /** @enum {string} */
-      eventType:
-        | 'pet.created'
-        | 'pet.updated'
-        | 'pet.deleted'
-        | 'order.placed'
-        | 'order.approved'
-        | 'order.delivered'
-        | 'order.cancelled'
-        | 'webhook.test';
+      /** @description The event’s type */
+      eventType: components['schemas']['EventType'];
       /** @description Attempts of this delivery so far, this one included */
       attempt: number;
       /**
@@ -3317,14 +3298,7 @@ export interface operations {
         /** @description Return only events after this one (the `next` link sets it) */
         after?: string;
         /** @description Only events of this type */
-        type?:
-          | 'pet.created'
-          | 'pet.updated'
-          | 'pet.deleted'
-          | 'order.placed'
-          | 'order.approved'
-          | 'order.delivered'
-          | 'order.cancelled';
+        type?: components['schemas']['FeedEventType'];
       };
       header?: never;
       path?: never;

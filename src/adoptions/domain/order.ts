@@ -1,4 +1,6 @@
 import { NewEvent } from '../../common/events/event';
+import { PET_EVENTS } from '../../common/events/pet-events';
+import { ORDER_EVENTS } from './order.events';
 import { PetPayload } from '../../common/events/pet-payload';
 import { PetStatus } from '../../common/pet-status';
 import { Scope } from '../../common/scopes';
@@ -97,14 +99,14 @@ export interface OrderChange {
 export function eventsOf({ order, pet }: OrderChange): NewEvent[] {
   const organization = order.organizationId;
   const orderEvent: NewEvent = {
-    type: `order.${order.status}`,
+    type: ORDER_EVENTS[`order.${order.status}`],
     data: orderPayload(order),
     owner: order.owner,
     organization,
   };
   return order.status === 'approved'
     ? [orderEvent]
-    : [orderEvent, { type: 'pet.updated', data: pet, organization }];
+    : [orderEvent, { type: PET_EVENTS['pet.updated'], data: pet, organization }];
 }
 
 /**

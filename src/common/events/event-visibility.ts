@@ -1,32 +1,29 @@
 import { isStaffOf } from '../ownership';
 import { Requester } from '../requester';
-import { EventType, readersOf } from './event';
+import { eventTypeNamed } from './event-types';
 
 /**
- * Whether a key may read an event: exactly when it could read the event's object (an order: its
- * own key, and the staff managing orders of the organisation whose pet it is). The feed
- * filters by this rule and every webhook delivery re-checks it when it is sent, so an endpoint
- * never receives what its key could not read at that moment.
+ * Whether a key may read an event: exactly when it could read the event's object, as the event's
+ * type declares (EventReaders). The feed filters by this rule and every webhook delivery re-checks
+ * it when it is sent, so an endpoint never receives what its key could not read at that moment.
+ * An event of a type no feature declares any more is read by no one.
  */
 export function mayRead(
   event: {
-    readonly type: EventType;
+    readonly type: string;
     readonly owner?: string | null;
     readonly organizationId?: number | null;
   },
   requester: Requester,
 ): boolean {
-  switch (readersOf(event.type)) {
-    case 'pets':
-      return requester.scopes.includes('pets:read');
-    case 'orders':
-      return (
-        (requester.scopes.includes('orders:manage') &&
-          event.organizationId != null &&
-          isStaffOf(requester, event.organizationId)) ||
-        (event.owner === requester.keyId && requester.scopes.includes('orders:read'))
-      );
-    case 'endpoint':
-      return event.owner === requester.keyId;
-  }
+  const readers = eventTypeNamed(event.type)?.readers;
+  if (!readers) return false;
+  if ('everyoneWith' in readers) return requester.scopes.includes(readers.everyoneWith);
+  if ('endpointOwner' in readers) return event.owner === requester.keyId;
+  return (
+    (event.owner === requester.keyId && requester.scopes.includes(readers.ownerWith)) ||
+    (requester.scopes.includes(readers.organizationStaffWith) &&
+      event.organizationId != null &&
+      isStaffOf(requester, event.organizationId))
+  );
 }

@@ -1,43 +1,15 @@
+import { EventType } from './event-types';
+
 /**
  * What happened, as every feature records it and every reader sees it (docs/adr/0030). Plain
  * data: the features that record events, the feed that shows them and the webhooks that push
- * them all read these shapes, and none of them imports another.
+ * them all read these shapes, and none of them imports another. Each feature declares its own
+ * event types (`declareEventTypes`, src/common/events/event-types.ts).
  */
-export const EVENT_TYPES = [
-  'pet.created',
-  'pet.updated',
-  'pet.deleted',
-  'order.placed',
-  'order.approved',
-  'order.delivered',
-  'order.cancelled',
-  'webhook.test',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export function isEventType(value: unknown): value is EventType {
-  return (EVENT_TYPES as readonly unknown[]).includes(value);
-}
-
-/** The types a feed may show: every type but the ping, which goes to one endpoint only. */
-export const FEED_EVENT_TYPES = EVENT_TYPES.filter((type) => type !== 'webhook.test');
-
-/**
- * Who may read an event, as who may read its object: `pets`, every key with `pets:read`;
- * `orders`, the order's own key (with `orders:read`) and every key with `orders:manage`;
- * `endpoint`, the key owning the one endpoint a ping is for (never in the feed).
- */
-export type Readers = 'pets' | 'orders' | 'endpoint';
-
-export function readersOf(type: EventType): Readers {
-  if (type.startsWith('pet.')) return 'pets';
-  if (type.startsWith('order.')) return 'orders';
-  return 'endpoint';
-}
 
 /** An event to record: its type, the object after the change, and whose it is (orders, pings). */
 export interface NewEvent {
+  /** Its type, as declared by the feature whose object it tells of. */
   readonly type: EventType;
   /** The object after the change (as it was, for a deletion), exactly as the API answers it. */
   readonly data: object;
@@ -54,7 +26,8 @@ export interface NewEvent {
 export interface Event {
   /** `evt_` and its position in the feed (EventPosition): unique, ascending in the feed's order. */
   readonly id: EventId;
-  readonly type: EventType;
+  /** The name of its type (`pet.created`). */
+  readonly type: string;
   /** RFC 3339, UTC: the instant of the change (its transaction's). */
   readonly occurredAt: string;
   readonly data: object;

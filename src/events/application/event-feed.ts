@@ -1,23 +1,25 @@
-import { EventPosition, EventType } from '../../common/events/event';
+import { EventPosition } from '../../common/events/event';
 import { StoredEvent } from '../domain/event';
 
-/** What a key may read of the feed: its scopes, as the visibility rule (mayRead) reads them. */
+/**
+ * What a key may read of the feed, as the visibility rule (mayRead) reads it: its scopes against
+ * those the events keep (as their types declared them), its own objects' events, and those of its
+ * organisation's. `onlyOwn`: it reads no event public to a scope and no organisation's, so only
+ * events of its own objects can be its (a key that reads its own orders and nothing else).
+ */
 export interface FeedReader {
   readonly keyId: string;
-  readonly readsPets: boolean;
-  /** Its own orders' events (`orders:read`). */
-  readonly readsOwnOrders: boolean;
-  /**
-   * The organisation whose pets' order events it reads (`orders:manage` of its staff), if any.
-   */
-  readonly managesOrdersOf: number | null;
+  readonly scopes: readonly string[];
+  readonly organizationId: number | null;
+  readonly onlyOwn: boolean;
 }
 
 export interface FeedPageQuery {
   reader: FeedReader;
   /** Only events after this position (keyset pagination). */
   after: EventPosition;
-  type?: EventType;
+  /** The name of an event type. */
+  type?: string;
   limit: number;
 }
 

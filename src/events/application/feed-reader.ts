@@ -1,4 +1,5 @@
 import { Event, eventIdOf } from '../../common/events/event';
+import { declaredEventTypes } from '../../common/events/event-types';
 import { Requester } from '../../common/requester';
 import { Scope } from '../../common/scopes';
 import { StoredEvent } from '../domain/event';
@@ -9,12 +10,14 @@ export const FEED_SCOPES: readonly Scope[] = ['pets:read', 'orders:read', 'order
 
 /** What a requester may read of the feed, by the visibility rule (mayRead). */
 export function readerOf({ keyId, scopes, organizationId }: Requester): FeedReader {
-  return {
-    keyId,
-    readsPets: scopes.includes('pets:read'),
-    readsOwnOrders: scopes.includes('orders:read'),
-    managesOrdersOf: scopes.includes('orders:manage') ? organizationId : null,
-  };
+  const readsBeyondOwn = declaredEventTypes().some(({ readers }) =>
+    'everyoneWith' in readers
+      ? scopes.includes(readers.everyoneWith)
+      : 'organizationStaffWith' in readers &&
+        organizationId !== null &&
+        scopes.includes(readers.organizationStaffWith),
+  );
+  return { keyId, scopes, organizationId, onlyOwn: !readsBeyondOwn };
 }
 
 /** The event as the API answers it. */

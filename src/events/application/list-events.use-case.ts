@@ -1,11 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  Event,
-  EventPosition,
-  EventType,
-  eventIdOf,
-  FIRST_POSITION,
-} from '../../common/events/event';
+import { Event, EventPosition, eventIdOf, FIRST_POSITION } from '../../common/events/event';
 import { DEFAULT_PAGE_SIZE } from '../../common/paging';
 import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
@@ -15,7 +9,8 @@ import { FEED_SCOPES, eventOf, readerOf } from './feed-reader';
 export interface ListEventsQuery {
   /** Only events after this position. */
   after?: EventPosition;
-  type?: EventType;
+  /** The name of an event type the feed shows. */
+  type?: string;
   limit?: number;
 }
 

@@ -1,13 +1,14 @@
 import { DomainError } from '../../common/domain-error';
-import { EventPosition, EventType } from '../../common/events/event';
+import { EventPosition } from '../../common/events/event';
 
 /** The shapes every feature shares live in the shared kernel; the feed reads them as they are. */
-export type { Event, EventId, EventType } from '../../common/events/event';
+export type { Event, EventId } from '../../common/events/event';
 
 /** An event as the feed keeps it: the event, and whose object it is (for the visibility rule). */
 export interface StoredEvent {
   readonly position: EventPosition;
-  readonly type: EventType;
+  /** The name of its type. */
+  readonly type: string;
   readonly occurredAt: string;
   readonly data: object;
   /** The API key the object belongs to, for order events and pings; null for pet events. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventPosition, isEventType } from '../../common/events/event';
+import { EventPosition } from '../../common/events/event';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { EventFeed, FeedPageQuery } from '../application/event-feed';
 import { StoredEvent } from '../domain/event';
@@ -16,27 +16,29 @@ const COLUMNS = `xid::text AS "xid", id AS "seq", type, data, owner_key_id AS "o
 const SETTLED = 'xid < pg_snapshot_xmin(pg_current_snapshot())';
 
 /**
- * The visibility rule (mayRead) as SQL: pet events for keys reading pets; order events for their
- * own key reading orders, and for the staff managing the orders of the pet's organisation ($5).
- * Pings are never in the feed.
+ * The visibility rule (mayRead) as SQL, on who may read each event as its type declared it: events
+ * public to a scope the key holds ($4); events of its own objects ($5) and of its organisation's
+ * ($6), each for the scope its type asks. Pings are never in the feed.
  */
 const PAGE: SqlStatement = {
   name: 'events_page',
   text: `SELECT ${COLUMNS} FROM events
          WHERE (xid, id) > ($1::xid8, $2::bigint) AND ${SETTLED}
            AND ($3::varchar IS NULL OR type = $3)
-           AND ((readers = 'pets' AND $4) OR
-                (readers = 'orders' AND (organization_id = $5 OR ($6 AND owner_key_id = $7))))
-         ORDER BY xid, id LIMIT $8`,
+           AND ((readers = 'everyone' AND read_scope = ANY ($4::text[]))
+             OR (readers = 'owned'
+                 AND ((owner_key_id = $5 AND owner_scope = ANY ($4::text[]))
+                   OR (organization_id = $6 AND staff_scope = ANY ($4::text[])))))
+         ORDER BY xid, id LIMIT $7`,
 };
-/** A key that reads only its own orders' events: through the owner's index, not the whole feed. */
+/** A key that reads only its own objects' events: through the owner's index, not the whole feed. */
 const PAGE_OF_OWNER: SqlStatement = {
   name: 'events_page_of_owner',
   text: `SELECT ${COLUMNS} FROM events
-         WHERE owner_key_id = $1 AND readers = 'orders'
-           AND (xid, id) > ($2::xid8, $3::bigint) AND ${SETTLED}
-           AND ($4::varchar IS NULL OR type = $4)
-         ORDER BY xid, id LIMIT $5`,
+         WHERE owner_key_id = $1 AND readers = 'owned' AND owner_scope = ANY ($2::text[])
+           AND (xid, id) > ($3::xid8, $4::bigint) AND ${SETTLED}
+           AND ($5::varchar IS NULL OR type = $5)
+         ORDER BY xid, id LIMIT $6`,
 };
 /** One event by its id: committed, it is readable at once, settled or not. */
 const BY_POSITION: SqlStatement = {
@@ -56,7 +58,6 @@ interface EventRow {
 }
 
 function toStored(row: EventRow): StoredEvent {
-  if (!isEventType(row.type)) throw new Error(`Stored event ${row.seq} has an unknown type.`);
   return {
     position: { xid: row.xid, seq: row.seq },
     type: row.type,
@@ -74,27 +75,25 @@ export class SqlEventFeed extends EventFeed {
   }
 
   async page({ reader, after, type, limit }: FeedPageQuery): Promise<StoredEvent[]> {
-    const rows =
-      !reader.readsPets && reader.managesOrdersOf === null
-        ? reader.readsOwnOrders
-          ? await this.sql.query<EventRow>(PAGE_OF_OWNER, [
-              reader.keyId,
-              after.xid,
-              after.seq,
-              type ?? null,
-              limit,
-            ])
-          : []
-        : await this.sql.query<EventRow>(PAGE, [
-            after.xid,
-            after.seq,
-            type ?? null,
-            reader.readsPets,
-            reader.managesOrdersOf,
-            reader.readsOwnOrders,
-            reader.keyId,
-            limit,
-          ]);
+    const scopes = [...reader.scopes];
+    const rows = reader.onlyOwn
+      ? await this.sql.query<EventRow>(PAGE_OF_OWNER, [
+          reader.keyId,
+          scopes,
+          after.xid,
+          after.seq,
+          type ?? null,
+          limit,
+        ])
+      : await this.sql.query<EventRow>(PAGE, [
+          after.xid,
+          after.seq,
+          type ?? null,
+          scopes,
+          reader.keyId,
+          reader.organizationId,
+          limit,
+        ]);
     return rows.map(toStored);
   }
 

@@ -1,6 +1,7 @@
 import { TextBounds, textProblem } from '../../common/text';
 import { DEFAULT_PET_STATUS, isPetStatus, PetStatus } from '../../common/pet-status';
 import { NewEvent } from '../../common/events/event';
+import { PET_EVENTS } from '../../common/events/pet-events';
 import { InvalidPetError } from './pet.errors';
 
 /** A pet's name, in Unicode code points. */
@@ -105,6 +106,6 @@ export function changesStatus(pet: Pick<Pet, 'status'>, patch: PetPatch): boolea
 }
 
 /** What a change of a pet records: the pet as answered, of its organisation. */
-export function petEvent(type: 'pet.created' | 'pet.updated' | 'pet.deleted', pet: Pet): NewEvent {
-  return { type, data: pet, organization: pet.organizationId };
+export function petEvent(type: keyof typeof PET_EVENTS, pet: Pet): NewEvent {
+  return { type: PET_EVENTS[type], data: pet, organization: pet.organizationId };
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { NewEvent, readersOf } from '../../common/events/event';
+import { NewEvent } from '../../common/events/event';
+import { EventReaders } from '../../common/events/event-types';
 import { EventRecorder } from '../../common/events/event-recorder';
 import { SqlStatement, SqlStatements } from '../database/sql-statements';
 
@@ -10,11 +11,25 @@ import { SqlStatement, SqlStatements } from '../database/sql-statements';
  */
 const RECORD: SqlStatement = {
   name: 'events_record',
-  text: `INSERT INTO events (type, readers, owner_key_id, organization_id, data)
-         SELECT e->>'type', e->>'readers', (e->>'owner')::bigint, (e->>'organization')::bigint,
-                e->'data'
+  text: `INSERT INTO events (type, readers, read_scope, owner_scope, staff_scope, owner_key_id,
+                             organization_id, data)
+         SELECT e->>'type', e->>'readers', e->>'readScope', e->>'ownerScope', e->>'staffScope',
+                (e->>'owner')::bigint, (e->>'organization')::bigint, e->'data'
            FROM json_array_elements($1::json) WITH ORDINALITY AS recorded(e, n) ORDER BY n`,
 };
+
+/** Who may read the events of a type, as the columns keep it (EventReadersDeclared1795230450000). */
+function readersColumns(readers: EventReaders) {
+  if ('everyoneWith' in readers) return { readers: 'everyone', readScope: readers.everyoneWith };
+  if ('ownerWith' in readers) {
+    return {
+      readers: 'owned',
+      ownerScope: readers.ownerWith,
+      staffScope: readers.organizationStaffWith,
+    };
+  }
+  return { readers: 'endpoint' };
+}
 
 /**
  * Records events with SqlStatements: inside a transaction under way, with its COMMIT, in the same
@@ -29,8 +44,8 @@ export class SqlEventRecorder extends EventRecorder {
   async record(events: readonly NewEvent[]): Promise<void> {
     if (events.length === 0) return;
     const rows = events.map(({ type, data, owner, organization }) => ({
-      type,
-      readers: readersOf(type),
+      type: type.name,
+      ...readersColumns(type.readers),
       owner: owner ?? null,
       organization: organization ?? null,
       data,

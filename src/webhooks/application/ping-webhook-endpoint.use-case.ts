@@ -3,6 +3,7 @@ import { EventRecorder } from '../../common/events/event-recorder';
 import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
 import { EndpointId, WebhookEndpointNotFoundError } from '../domain/webhook-endpoint';
+import { WEBHOOK_EVENTS } from '../domain/webhook.events';
 import { WebhookEndpoints } from './webhook-endpoints';
 
 @Injectable()
@@ -22,7 +23,7 @@ export class PingWebhookEndpoint {
       throw new WebhookEndpointNotFoundError(id);
     }
     await this.events.record([
-      { type: 'webhook.test', data: { endpointId: id }, owner: requester.keyId },
+      { type: WEBHOOK_EVENTS['webhook.test'], data: { endpointId: id }, owner: requester.keyId },
     ]);
   }
 }

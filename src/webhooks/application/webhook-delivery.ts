@@ -1,4 +1,4 @@
-import { EventPosition, EventType } from '../../common/events/event';
+import { EventPosition } from '../../common/events/event';
 import { AttemptDecision, AttemptResult } from '../domain/delivery';
 import { EndpointId } from '../domain/webhook-endpoint';
 
@@ -22,7 +22,8 @@ export interface ClaimedDelivery {
   };
   readonly event: {
     readonly position: EventPosition;
-    readonly type: EventType;
+    /** The name of its type. */
+    readonly type: string;
     readonly occurredAt: string;
     /** The object, as the JSON text recorded. */
     readonly dataJson: string;

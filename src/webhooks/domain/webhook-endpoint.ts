@@ -1,14 +1,19 @@
 import { DomainError } from '../../common/domain-error';
-import { EventType, FEED_EVENT_TYPES } from '../../common/events/event';
+import { feedEventTypeNames } from '../../common/events/event-types';
 import { TextBounds, textProblem } from '../../common/text';
 
 /** Why an endpoint stopped receiving: it answered 410 (`gone`), or failed everything too long. */
 export const DISABLED_REASONS = ['gone', 'failing'] as const;
 export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
-/** What an endpoint subscribes to: event types, or `*` for every type its key may read. */
-export const SUBSCRIPTIONS = [...FEED_EVENT_TYPES, '*'] as const;
-export type Subscription = (typeof SUBSCRIPTIONS)[number];
+/**
+ * What an endpoint subscribes to: the name of an event type the feed shows, or `*` for every type
+ * its key may read. The types are the features' own (declareEventTypes), known once they start.
+ */
+export type Subscription = string;
+
+/** Every subscription there can be: the feed's event types, and `*`. */
+export const subscriptions = (): string[] => [...feedEventTypeNames(), '*'];
 
 export const ENDPOINT_DESCRIPTION: TextBounds = { min: 0, max: 500 };
 /** Longest URL accepted: ample for any real receiver. */
@@ -39,16 +44,17 @@ export interface EndpointChanges {
 }
 
 /** Whether an endpoint subscribed to `subscriptions` wants events of `type`. */
-export function wants(subscriptions: readonly Subscription[], type: EventType): boolean {
-  return subscriptions.includes('*') || (subscriptions as readonly string[]).includes(type);
+export function wants(subscribed: readonly Subscription[], type: string): boolean {
+  return subscribed.includes('*') || subscribed.includes(type);
 }
 
 /** The problem with a list of subscriptions, or undefined: at least one, known, none twice. */
 export function subscriptionsProblem(events: readonly string[]): string | undefined {
   if (events.length === 0) return 'events must name at least one event type, or "*".';
-  const unknown = events.find((type) => !(SUBSCRIPTIONS as readonly string[]).includes(type));
+  const known = subscriptions();
+  const unknown = events.find((type) => !known.includes(type));
   if (unknown !== undefined) {
-    return `events must hold event types (${FEED_EVENT_TYPES.join(', ')}) or "*", not "${unknown}".`;
+    return `events must hold event types (${feedEventTypeNames().join(', ')}) or "*", not "${unknown}".`;
   }
   if (new Set(events).size !== events.length) return 'events must not name a type twice.';
   return undefined;

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { isEventType } from '../../common/events/event';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { AttemptDecision, AttemptResult } from '../domain/delivery';
 import { EndpointId } from '../domain/webhook-endpoint';
@@ -139,7 +138,6 @@ export class SqlDeliveryQueue extends DeliveryQueue {
       this.leaseSeconds,
     ]);
     return rows.map((row): ClaimedDelivery => {
-      if (!isEventType(row.type)) throw new Error(`Event ${row.seq} has an unknown type.`);
       return {
         id: Number(row.id),
         attempt: row.attempt,

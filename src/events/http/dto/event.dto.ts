@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { EVENT_ID_PATTERN, EVENT_TYPES, EventType } from '../../../common/events/event';
+import { EVENT_ID_PATTERN } from '../../../common/events/event';
+import { EVENT_TYPE } from '../../../platform/events/event-type-schemas';
 
 /** Something that happened: the feed's item, and the body of every webhook delivery. */
 @ApiSchema({ name: 'Event' })
@@ -13,12 +14,10 @@ export class EventDto {
   id!: string;
 
   @ApiProperty({
-    enum: EVENT_TYPES,
-    enumName: 'EventType',
-    description:
-      '`pet.*` carry the Pet, `order.*` the Order, after the change; `pet.updated` also when an order moves its pet’s status; `webhook.test` is a ping to one endpoint and never in the feed',
+    ...EVENT_TYPE,
+    description: 'What happened: `<object>.<change>`, as the feature owning the object declares it',
   })
-  type!: EventType;
+  type!: string;
 
   @ApiProperty({
     type: 'string',

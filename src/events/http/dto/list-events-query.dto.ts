@@ -1,6 +1,9 @@
 import { ApiPropertyOptional, PickType } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { EVENT_ID_PATTERN, FEED_EVENT_TYPES, EventType } from '../../../common/events/event';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { EVENT_ID_PATTERN } from '../../../common/events/event';
+import { feedEventTypeNames } from '../../../common/events/event-types';
+import { FEED_EVENT_TYPE } from '../../../platform/events/event-type-schemas';
+import { IsOneOf } from '../../../platform/http/request/one-of.validator';
 import { PageQueryDto } from '../../../platform/http/request/page-query.dto';
 
 /** `limit`, `after` (an event id) and the type to filter by, each given at most once. */
@@ -17,9 +20,12 @@ export class ListEventsQueryDto extends PickType(PageQueryDto, ['limit'] as cons
   })
   after?: string;
 
-  @ApiPropertyOptional({ description: 'Only events of this type', enum: FEED_EVENT_TYPES })
+  @ApiPropertyOptional({
+    description: 'Only events of this type',
+    ...FEED_EVENT_TYPE,
+  })
   @IsOptional()
   @IsString({ message: 'type must be given once' })
-  @IsIn(FEED_EVENT_TYPES, { message: `type must be one of ${FEED_EVENT_TYPES.join(', ')}` })
-  type?: EventType;
+  @IsOneOf(feedEventTypeNames)
+  type?: string;
 }

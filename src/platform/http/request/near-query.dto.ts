@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, registerDecorator } from 'class-validator';
 import { GeoPoint, parseNear, SEARCH_RADIUS_KM } from '../../../common/geo';
 import { PageQueryDto } from './page-query.dto';
+import { IssueContext } from './validation-details';
 
 function IsNear(): PropertyDecorator {
   return (target, propertyName) =>
@@ -10,6 +11,7 @@ function IsNear(): PropertyDecorator {
       target: target.constructor,
       propertyName: propertyName as string,
       options: {
+        context: { issue: 'format' } satisfies IssueContext,
         message:
           'near must be a latitude and a longitude in decimal degrees, such as near=52.52,13.405',
       },
@@ -26,6 +28,11 @@ function IsRadius(): PropertyDecorator {
       name: 'isRadius',
       target: target.constructor,
       propertyName: propertyName as string,
+      options: {
+        context: {
+          issue: (value) => (typeof value === 'string' && /^\d+$/.test(value) ? 'range' : 'format'),
+        } satisfies IssueContext,
+      },
       validator: {
         validate: (value: unknown, args) =>
           typeof value === 'string' &&

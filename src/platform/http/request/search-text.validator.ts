@@ -1,4 +1,9 @@
 import { registerDecorator } from 'class-validator';
+import { IssueContext } from './validation-details';
+
+const SEARCH: IssueContext = {
+  issue: (value) => (typeof value === 'string' ? 'format' : 'type'),
+};
 import { searchTextProblem } from '../../../common/search-text';
 
 /** class-validator rule: a name search (src/common/search-text.ts). */
@@ -8,6 +13,7 @@ export function IsSearchText(): PropertyDecorator {
       name: 'isSearchText',
       target: target.constructor,
       propertyName: propertyName as string,
+      options: { context: SEARCH },
       validator: {
         validate: (value: unknown) => typeof value === 'string' && !searchTextProblem(value),
         defaultMessage: (args) =>

@@ -1,20 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsString,
-  Matches,
-  ValidateIf,
-} from 'class-validator';
+import { IsArray, IsBoolean, IsString, Matches, ValidateIf } from 'class-validator';
 import { IsText } from '../../../platform/http/request/text.validator';
-import {
-  ENDPOINT_DESCRIPTION,
-  MAX_URL_LENGTH,
-  Subscription,
-  SUBSCRIPTIONS,
-} from '../../domain/webhook-endpoint';
+import { ENDPOINT_DESCRIPTION, MAX_URL_LENGTH, Subscription } from '../../domain/webhook-endpoint';
+import { SUBSCRIPTION } from './subscription-enum';
+import { IsSubscriptions } from './subscriptions.validator';
 
 const URL_DOC = {
   description:
@@ -25,8 +14,8 @@ const URL_DOC = {
 };
 const EVENTS_DOC = {
   description: 'Event types to receive, or `["*"]` for every type the key may read',
-  type: 'array' as const,
-  items: { type: 'string' as const, enum: [...SUBSCRIPTIONS] },
+  isArray: true,
+  ...SUBSCRIPTION,
   minItems: 1,
   example: ['order.placed', 'order.cancelled'],
 };
@@ -37,7 +26,6 @@ const DESCRIPTION_DOC = {
   description: 'For people: what the endpoint is',
 } as const;
 const RFC_3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/i;
-const eventsMessage = `events must hold event types or "*" (${SUBSCRIPTIONS.join(', ')})`;
 
 /** The body of createWebhookEndpoint. */
 @ApiSchema({ name: 'NewWebhookEndpoint' })
@@ -48,8 +36,7 @@ export class NewWebhookEndpointDto {
 
   @ApiProperty(EVENTS_DOC)
   @IsArray({ message: 'events must be an array' })
-  @ArrayMaxSize(SUBSCRIPTIONS.length, { message: 'events must not name a type twice' })
-  @IsIn(SUBSCRIPTIONS, { each: true, message: eventsMessage })
+  @IsSubscriptions()
   events!: Subscription[];
 
   @ApiPropertyOptional(DESCRIPTION_DOC)
@@ -69,8 +56,7 @@ export class WebhookEndpointUpdateDto {
   @ApiPropertyOptional(EVENTS_DOC)
   @ValidateIf((_, value) => value !== undefined)
   @IsArray({ message: 'events must be an array' })
-  @ArrayMaxSize(SUBSCRIPTIONS.length, { message: 'events must not name a type twice' })
-  @IsIn(SUBSCRIPTIONS, { each: true, message: eventsMessage })
+  @IsSubscriptions()
   events?: Subscription[];
 
   @ApiPropertyOptional({ ...DESCRIPTION_DOC, description: 'null clears it' })

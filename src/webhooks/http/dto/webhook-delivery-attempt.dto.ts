@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { EVENT_ID_PATTERN, EVENT_TYPES } from '../../../common/events/event';
+import { EVENT_ID_PATTERN } from '../../../common/events/event';
+import { EVENT_TYPE } from '../../../platform/events/event-type-schemas';
 import { ATTEMPT_ERRORS, ATTEMPT_OUTCOMES } from '../../domain/delivery';
 
 /** One attempt to deliver an event: never any of the answer's body. */
@@ -15,7 +16,7 @@ export class WebhookDeliveryAttemptDto {
   @ApiProperty({ pattern: EVENT_ID_PATTERN, description: 'The event: the `webhook-id` sent' })
   eventId!: string;
 
-  @ApiProperty({ enum: EVENT_TYPES })
+  @ApiProperty({ ...EVENT_TYPE, description: 'The event’s type' })
   eventType!: string;
 
   @ApiProperty({

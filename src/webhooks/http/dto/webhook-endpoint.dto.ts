@@ -3,9 +3,9 @@ import {
   DISABLED_REASONS,
   DisabledReason,
   Subscription,
-  SUBSCRIPTIONS,
   WebhookEndpoint,
 } from '../../domain/webhook-endpoint';
+import { SUBSCRIPTION } from './subscription-enum';
 
 /** An endpoint as returned: never its secret, nor whose it is. */
 @ApiSchema({ name: 'WebhookEndpoint' })
@@ -22,8 +22,8 @@ export class WebhookEndpointDto {
 
   @ApiProperty({
     description: 'The event types it receives, or `["*"]` for every type its key may read',
-    type: 'array',
-    items: { type: 'string', enum: [...SUBSCRIPTIONS] },
+    isArray: true,
+    ...SUBSCRIPTION,
     example: ['order.placed', 'order.cancelled'],
   })
   events!: Subscription[];
