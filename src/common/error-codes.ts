@@ -54,6 +54,11 @@ export const ERROR_CODES = {
     status: 409,
     description: 'Another category already has that name (compared case-insensitively).',
   },
+  limit_reached: {
+    status: 409,
+    description:
+      'The resource already holds as many items as it may (a pet at most 12 photos); the message names the cap.',
+  },
   gone: { status: 410, description: 'The operation has passed its sunset instant.' },
   precondition_failed: {
     status: 412,

@@ -5,4 +5,6 @@
 export interface Requester {
   readonly keyId: string;
   readonly scopes: readonly string[];
+  /** The organisation the key belongs to; none (null) for a key of no organisation. */
+  readonly organizationId?: number | null;
 }
