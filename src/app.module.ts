@@ -7,6 +7,7 @@ import { PetsModule } from './pets/pets.module';
 import { AdoptionsModule } from './adoptions/adoptions.module';
 import { EventsModule } from './events/events.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { PhotosModule } from './photos/photos.module';
 import { AppConfig } from './platform/config/app-config';
 import { ConfigModule } from './platform/config/config.module';
 import { DatabaseModule } from './platform/database/database.module';
@@ -18,7 +19,14 @@ import { ObservabilityModule } from './platform/observability/observability.modu
  * The features, each a module marked @Feature (docs/adr/0026): adding one is adding it here. Its
  * migrations, tables and OpenAPI tag are found from the feature itself (docs/extending.md).
  */
-const FEATURES = [PetsModule, AdoptionsModule, CategoriesModule, EventsModule, WebhooksModule];
+const FEATURES = [
+  PetsModule,
+  AdoptionsModule,
+  CategoriesModule,
+  EventsModule,
+  WebhooksModule,
+  PhotosModule,
+];
 
 /** The modules the public OpenAPI document describes: the features under /v1. */
 export const PUBLIC_API_MODULES = featuresAmong(FEATURES);

@@ -12,6 +12,7 @@ type OperationObject = {
   deprecated?: boolean;
   responses?: Record<string, ResponseObject>;
   requestBody?: { content?: Record<string, unknown> };
+  security?: Record<string, string[]>[];
   [extension: `x-${string}`]: unknown;
 };
 
@@ -80,7 +81,7 @@ function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
     const facts = operation[ROUTE_FACTS_EXTENSION] as RouteFacts | undefined;
     if (!facts) continue;
     delete operation[ROUTE_FACTS_EXTENSION];
-    const { deprecation, stability, scopes, acceptsMergePatch } = facts;
+    const { deprecation, stability, scopes, acceptsMergePatch, keylessBudget } = facts;
     const content = operation.requestBody?.content;
     if (acceptsMergePatch && content?.['application/json']) {
       content['application/merge-patch+json'] = content['application/json'];
@@ -117,6 +118,15 @@ function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
       addHeaders(operation, (status) =>
         status === '403' ? { 'WWW-Authenticate': INSUFFICIENT_SCOPE } : undefined,
       );
+    }
+    if (keylessBudget) {
+      operation.security = [];
+      operation.description = [
+        operation.description,
+        `No API key needed: counted per client address in the ${keylessBudget} budget, apart from the anonymous one.`,
+      ]
+        .filter(Boolean)
+        .join(' ');
     }
     if (stability) {
       operation['x-stability'] = stability;

@@ -337,6 +337,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/photos/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One size of a photo
+     * @description Beta: it may still change. The bytes of one of a photo's variants, at the URL a Photo's `urls` give: content-addressed, so they never change and may be cached for a year. Unguessable, and public pixels only (no metadata). No API key needed: counted per client address in the photo GETs budget, apart from the anonymous one.
+     */
+    get: operations['getPhotoImage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -360,6 +380,7 @@ export interface components {
         | 'invalid_transition'
         | 'pet_has_open_order'
         | 'already_exists'
+        | 'limit_reached'
         | 'gone'
         | 'precondition_failed'
         | 'payload_too_large'
@@ -5595,6 +5616,189 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getPhotoImage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The SHA-256 of the image in lowercase hex, and its extension */
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The image */
+      200: {
+        headers: {
+          /** @description The SHA-256 of the bytes, as a strong entity tag */
+          ETag?: string;
+          /** @description `public, max-age=31536000, immutable`: the bytes of this URL never change */
+          'Cache-Control'?: string;
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'image/jpeg': string;
+          'image/webp': string;
+          'image/png': string;
+        };
+      };
+      /** @description `If-None-Match` names the image's ETag: the copy held is current */
+      304: {
+        headers: {
+          /** @description The SHA-256 of the bytes, as a strong entity tag */
+          ETag?: string;
+          /** @description `public, max-age=31536000, immutable`: the bytes of this URL never change */
+          'Cache-Control'?: string;
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'image/jpeg': components['schemas']['Error'];
+          'image/webp': components['schemas']['Error'];
+          'image/png': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'image/jpeg': components['schemas']['Error'];
+          'image/webp': components['schemas']['Error'];
+          'image/png': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'image/jpeg': components['schemas']['Error'];
+          'image/webp': components['schemas']['Error'];
+          'image/png': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'image/jpeg': components['schemas']['Error'];
+          'image/webp': components['schemas']['Error'];
+          'image/png': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          /** @description The request limit of the window with the fewest requests left */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests remaining in that window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Unix time, in whole seconds, at which that window ends */
+          'X-RateLimit-Reset'?: number;
+          /** @description Both windows (IETF draft): `"minute";q=60;w=60, "day";q=1000;w=86400` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of both windows (IETF draft): `"minute";r=59;t=42, "day";r=999;t=52000` */
+          RateLimit?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'image/jpeg': components['schemas']['Error'];
+          'image/webp': components['schemas']['Error'];
+          'image/png': components['schemas']['Error'];
         };
       };
     };

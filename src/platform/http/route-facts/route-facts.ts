@@ -27,6 +27,11 @@ export interface RouteFacts {
   scopes?: readonly Scope[];
   /** The body may also come as `application/merge-patch+json` (RFC 7396), read as JSON. */
   acceptsMergePatch?: boolean;
+  /**
+   * The operation needs no API key, and is counted per client address in a budget of its own, not
+   * the key's nor the address's anonymous one: this names that budget for the document.
+   */
+  keylessBudget?: string;
 }
 
 export const ROUTE_FACTS = 'pet-adoption:route-facts';
