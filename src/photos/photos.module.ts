@@ -13,7 +13,7 @@ import { SqlPhotoRepository } from './infrastructure/sql-photo.repository';
 /**
  * Photos of the pets (docs/adr/0034): the image pipeline, the storage of the variants, and their
  * public, immutable URLs. Uploading, reordering and deleting photos (UploadPhoto, ReorderPhoto,
- * DeletePhoto) bind here with the pets' side of PhotographedPets, which needs the pets' owners.
+ * DeletePhoto) bind here with an adapter of PhotographedPets, once pets have owners.
  */
 @Feature({
   tag: {

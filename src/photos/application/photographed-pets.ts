@@ -2,8 +2,9 @@ import { PetPayload } from '../../common/events/pet-payload';
 import { PetId } from '../domain/photo';
 
 /**
- * Port: what the photos feature needs of the pets it photographs, in its own words (the pets
- * feature binds it, reading its own table: features never import each other).
+ * Port: what the photos feature needs of the pets it photographs, in its own words. Its adapter
+ * reads and updates the `pets` table in SQL, as the adoptions' PetInventory reads it: no feature
+ * imports another.
  */
 export abstract class PhotographedPets {
   /**
