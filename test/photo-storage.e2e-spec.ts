@@ -8,6 +8,10 @@ import { S3PhotoStorage, s3ClientFor } from '../src/photos/infrastructure/s3-pho
 import { photoStorageContract, variantOf } from './support/photo-storage.contract';
 import { S3Peer, startS3Peer, withS3PeerCredentials } from './support/peers/s3-peer';
 
+// The S3 peer serves from this very process: on a busy machine its answers share one core with the
+// tests that wait for them.
+jest.setTimeout(30_000);
+
 describe('the photo storage adapters, on a real disk and a real S3 protocol peer', () => {
   let peer: S3Peer;
   let dir: string;

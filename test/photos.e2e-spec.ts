@@ -12,6 +12,9 @@ import { S3Peer, startS3Peer, withS3PeerCredentials } from './support/peers/s3-p
 
 const HASH = /^([0-9a-f]{64})\./;
 
+// Images are processed and, in the last block, an S3 peer answers, in this very process.
+jest.setTimeout(30_000);
+
 /**
  * Serving the photos' variants (CONTRACT.md, "Photos"): public, immutable, content-addressed, and
  * counted in a budget of their own. What is served is put in the storage through the service's

@@ -117,6 +117,22 @@ describe('SharpImageProcessor', () => {
   });
 
   it.each([
+    ['greyscale JPEG', () => plain(300, 200).greyscale().jpeg().toBuffer(), 'jpeg'],
+    ['CMYK JPEG', () => plain(300, 200).toColourspace('cmyk').jpeg().toBuffer(), 'jpeg'],
+    ['16-bit PNG', () => plain(300, 200).toColourspace('rgb16').png().toBuffer(), 'png'],
+    ['palette PNG', () => plain(300, 200).png({ palette: true }).toBuffer(), 'png'],
+  ] as const)('writes a %s as 8-bit sRGB', async (_, make, format) => {
+    const image = await processor.process(await make(), format);
+    for (const variant of distinctVariants(image)) {
+      expect(await sharp(variant.bytes).metadata()).toMatchObject({
+        space: 'srgb',
+        depth: 'uchar',
+        channels: 3,
+      });
+    }
+  });
+
+  it.each([
     ['jpeg', () => plain(300, 200).jpeg().toBuffer()],
     ['png', () => plain(300, 200).png().toBuffer()],
     ['webp', () => plain(300, 200).webp().toBuffer()],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import type sharp from 'sharp';
 import { AppConfig } from '../../platform/config/app-config';
 import { ImageProcessor, ImageVariant, ProcessedImage } from '../application/image-processor';
 import { ImageFormat } from '../domain/image-format';
@@ -19,6 +19,7 @@ import {
   UnsupportedImageError,
 } from '../domain/photo.errors';
 import { ProcessingSlots } from './processing-slots';
+import { sharpLibrary } from './sharp-library';
 
 /** The quality of the JPEG and WebP variants: no visible loss at the sizes served. */
 const QUALITY = 80;
@@ -44,11 +45,6 @@ export class SharpImageProcessor extends ImageProcessor {
 
   constructor(config: AppConfig) {
     super();
-    // One libvips thread per image: PHOTO_CONCURRENCY then bounds the cores images take, and on
-    // glibc sharp picks one already (more threads fragment its allocator). No operation cache:
-    // an upload is never processed twice, and the cache would hold up to 50 MB for nothing.
-    sharp.concurrency(1);
-    sharp.cache(false);
     const { concurrency, queueLength } = config.photos;
     this.slots = new ProcessingSlots(
       concurrency,
@@ -59,7 +55,7 @@ export class SharpImageProcessor extends ImageProcessor {
 
   async process(bytes: Uint8Array, format: ImageFormat): Promise<ProcessedImage> {
     // The header alone, before anything waits for a slot: a decompression bomb is refused at once.
-    const header = await sharp(bytes)
+    const header = await sharpLibrary()(bytes)
       .metadata()
       .catch(() => {
         throw new UndecodableImageError();
@@ -88,19 +84,19 @@ export class SharpImageProcessor extends ImageProcessor {
 
   /**
    * Decodes the whole image (a truncated or corrupt one fails: `failOn`), turned upright by its
-   * orientation tag, at the width of `full`, as 8-bit sRGB pixels: a profile such as Display P3 is
-   * converted, then dropped with every other piece of metadata (EXIF, GPS, XMP, ICC).
+   * orientation tag, at the width of `full`, as 8-bit sRGB pixels (sharp's pipeline ends there
+   * unless told otherwise: greyscale, CMYK, 16 bits and profiles such as Display P3 are converted),
+   * and nothing else: EXIF, GPS, XMP and the ICC profile stay behind.
    */
   private async decode(bytes: Uint8Array, width: number): Promise<Pixels> {
     try {
-      return await sharp(bytes, {
+      return await sharpLibrary()(bytes, {
         failOn: 'error',
         limitInputPixels: MAX_IMAGE_PIXELS,
         autoOrient: true,
       })
         .resize({ width, withoutEnlargement: true })
-        .toColourspace('srgb')
-        .raw({ depth: 'uchar' })
+        .raw()
         .toBuffer({ resolveWithObject: true });
     } catch {
       throw new UndecodableImageError();
@@ -113,7 +109,7 @@ export class SharpImageProcessor extends ImageProcessor {
     format: 'jpeg' | 'webp',
   ): Promise<ImageVariant> {
     const { data, info } = full;
-    let image = sharp(data, {
+    let image = sharpLibrary()(data, {
       raw: { width: info.width, height: info.height, channels: info.channels },
     });
     if (width < info.width) image = image.resize({ width });
