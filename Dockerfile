@@ -30,7 +30,13 @@ RUN npm prune --omit=dev
 # Runtime: no compiler, no dev dependencies, not root.
 FROM node:26-slim AS runtime
 ENV NODE_ENV=production
+# One malloc arena per libuv thread (glibc's default) keeps about 100 MB more resident after the
+# photos' image work; two arenas, as sharp advises (docs/adr/0034).
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
+# The photos' default directory (PHOTO_DIR: DATA_DIR/photos), the node user's; a volume mounted
+# there starts from it.
+RUN mkdir -p /app/data/photos && chown -R node:node /app/data
 COPY --from=production-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node package.json ./

@@ -11,8 +11,16 @@ if (!ours) {
   process.exit(1);
 }
 
+/**
+ * An optional build for one platform (`os`/`cpu`, such as sharp's `@img/sharp-win32-ia32`) is
+ * installed only on that platform: its range speaks for that platform alone (sharp's 32-bit
+ * Windows build says Node.js 20), not for the machines the service claims.
+ */
+const isPlatformBuild = (entry) => entry.optional && (entry.os || entry.cpu);
+
 const narrower = Object.entries(lock.packages)
   .filter(([path, entry]) => path !== '' && !entry.dev && entry.engines?.node)
+  .filter(([, entry]) => !isPlatformBuild(entry))
   .filter(([, entry]) => !semver.subset(ours, entry.engines.node))
   .map(
     ([path, entry]) =>

@@ -7,6 +7,7 @@ import { PetsModule } from './pets/pets.module';
 import { AdoptionsModule } from './adoptions/adoptions.module';
 import { EventsModule } from './events/events.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { PhotosModule } from './photos/photos.module';
 import { AppConfig } from './platform/config/app-config';
 import { ConfigModule } from './platform/config/config.module';
 import { DatabaseModule } from './platform/database/database.module';
@@ -29,6 +30,7 @@ const FEATURES = [
   WebhooksModule,
   OrganizationsModule,
   KeysModule,
+  PhotosModule,
 ];
 
 /** The modules the public OpenAPI document describes: the features under /v1. */

@@ -227,9 +227,13 @@ describe('the OpenAPI document and the health endpoints', () => {
     }
   });
 
+  /** The operations that need no key: public pixels, each counted in a budget of its own. */
+  const isKeyless = (o: Operation) => Array.isArray(o.security) && o.security.length === 0;
+
   it('states the scopes of every operation: none is left open to any key but by its own say', () => {
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, o] of Object.entries(item)) {
+        if (isKeyless(o)) continue;
         expect({ operation: `${method} ${path}`, scopes: o['x-required-scopes'] }).toEqual({
           operation: `${method} ${path}`,
           // A key asking about itself is the one operation any valid key may call (@AnyValidKey).
@@ -241,6 +245,32 @@ describe('the OpenAPI document and the health endpoints', () => {
                 ]),
         });
       }
+    }
+  });
+
+  it('marks the image GETs, and nothing else, as needing no key, with their own budget', () => {
+    const keyless = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, o]) => isKeyless(o))
+        .map(([method, o]) => [method, path, o] as const),
+    );
+    expect(keyless.map(([method, path]) => `${method} ${path}`)).toEqual(['get /photos/{file}']);
+    for (const [, , o] of keyless) {
+      expect(o.operationId).toBe('getPhotoImage');
+      expect(o.tags).toEqual(['photos']);
+      expect(o['x-required-scopes']).toBeUndefined();
+      expect(o.responses).not.toHaveProperty('401');
+      expect(o.responses).not.toHaveProperty('403');
+      expect(o.description).toMatch(
+        /No API key needed: counted per client address in the photo GETs budget/,
+      );
+      expect(Object.keys(o.responses['200'].content as object)).toEqual([
+        'image/jpeg',
+        'image/webp',
+        'image/png',
+      ]);
+      expect(o.responses['200'].headers).toHaveProperty('ETag');
+      expect(o.responses['304'].headers).toHaveProperty('Cache-Control');
     }
   });
 
@@ -287,9 +317,11 @@ describe('the OpenAPI document and the health endpoints', () => {
             Object.fromEntries(rateLimitHeaders.map((name) => [name, reference(name)])),
           );
         }
-        expect(o.responses['401'].headers).toMatchObject({
-          'WWW-Authenticate': reference('WWW-Authenticate'),
-        });
+        if (!isKeyless(o)) {
+          expect(o.responses['401'].headers).toMatchObject({
+            'WWW-Authenticate': reference('WWW-Authenticate'),
+          });
+        }
         for (const status of ['429', '503']) {
           expect(o.responses[status]?.headers ?? {}).toMatchObject(
             o.responses[status] ? { 'Retry-After': reference('Retry-After') } : {},

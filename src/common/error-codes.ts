@@ -82,6 +82,12 @@ export const ERROR_CODES = {
     description: 'Another category already has that name (compared case-insensitively).',
     remedy: 'Choose another name, or first rename the category that holds it.',
   },
+  limit_reached: {
+    status: 409,
+    description:
+      'The resource already holds as many items as it may (a pet at most 12 photos); the message names the cap.',
+    remedy: 'Remove one of the items (a photo: deletePetPhoto) before adding another.',
+  },
   gone: {
     status: 410,
     description: 'The operation has passed its sunset instant.',

@@ -17,6 +17,7 @@ type OperationObject = {
   deprecated?: boolean;
   responses?: Record<string, ResponseObject>;
   requestBody?: { content?: Record<string, unknown> };
+  security?: Record<string, string[]>[];
   [extension: `x-${string}`]: unknown;
 };
 
@@ -101,7 +102,7 @@ function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
     const facts = operation[ROUTE_FACTS_EXTENSION] as RouteFacts | undefined;
     if (!facts) continue;
     delete operation[ROUTE_FACTS_EXTENSION];
-    const { deprecation, stability, scopes, acceptsMergePatch, uncounted } = facts;
+    const { deprecation, stability, scopes, acceptsMergePatch, uncounted, keylessBudget } = facts;
     const content = operation.requestBody?.content;
     if (acceptsMergePatch && content?.['application/json']) {
       content['application/merge-patch+json'] = content['application/json'];
@@ -148,6 +149,15 @@ function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
       operation.description = [
         operation.description,
         'Not counted against the rate limits with a valid key (without one, the address pays as anywhere).',
+      ]
+        .filter(Boolean)
+        .join(' ');
+    }
+    if (keylessBudget) {
+      operation.security = [];
+      operation.description = [
+        operation.description,
+        `No API key needed: counted per client address in the ${keylessBudget} budget, apart from the anonymous one.`,
       ]
         .filter(Boolean)
         .join(' ');

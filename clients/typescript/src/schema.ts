@@ -465,6 +465,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/photos/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One size of a photo
+     * @description Beta: it may still change. The bytes of one of a photo's variants, at the URL a Photo's `urls` give: content-addressed, so they never change and may be cached for a year. Unguessable, and public pixels only (no metadata). No API key needed: counted per client address in the photo GETs budget, apart from the anonymous one.
+     */
+    get: operations['getPhotoImage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -506,6 +526,7 @@ export interface components {
         | 'invalid_transition'
         | 'pet_has_open_order'
         | 'already_exists'
+        | 'limit_reached'
         | 'gone'
         | 'precondition_failed'
         | 'payload_too_large'
@@ -6107,6 +6128,142 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getPhotoImage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The SHA-256 of the image in lowercase hex, and its extension */
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The image */
+      200: {
+        headers: {
+          /** @description The SHA-256 of the bytes, as a strong entity tag */
+          ETag?: string;
+          /** @description `public, max-age=31536000, immutable`: the bytes of this URL never change */
+          'Cache-Control'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'image/jpeg': string;
+          'image/webp': string;
+          'image/png': string;
+        };
+      };
+      /** @description `If-None-Match` names the image's ETag: the copy held is current */
+      304: {
+        headers: {
+          /** @description The SHA-256 of the bytes, as a strong entity tag */
+          ETag?: string;
+          /** @description `public, max-age=31536000, immutable`: the bytes of this URL never change */
+          'Cache-Control'?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;

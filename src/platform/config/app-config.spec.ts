@@ -211,4 +211,95 @@ describe('loadConfig', () => {
       ).toThrow(expect.objectContaining({ message: expect.not.stringContaining('s3cret') }));
     });
   });
+  describe('photos', () => {
+    it('keeps them under DATA_DIR with nothing configured, two at a time', () => {
+      expect(loadConfig({}).photos).toEqual({
+        storage: { kind: 'local', dir: 'data/photos' },
+        publicBaseUrl: undefined,
+        concurrency: 2,
+        queueLength: 8,
+        budget: { perMinute: 1200, perDay: 100_000 },
+      });
+      expect(loadConfig({ DATA_DIR: '/var/pets' }).photos.storage).toEqual({
+        kind: 'local',
+        dir: '/var/pets/photos',
+      });
+      expect(loadConfig({ PHOTO_DIR: '/srv/photos' }).photos.storage).toEqual({
+        kind: 'local',
+        dir: '/srv/photos',
+      });
+    });
+
+    it('reads a bucket, its region, an S3-compatible endpoint and a public base', () => {
+      expect(
+        loadConfig({ PHOTO_S3_BUCKET: 'pet-photos', AWS_REGION: 'eu-west-1' }).photos,
+      ).toMatchObject({
+        storage: { kind: 's3', bucket: 'pet-photos', endpoint: undefined, region: 'eu-west-1' },
+        publicBaseUrl: undefined,
+      });
+      expect(
+        loadConfig({
+          PHOTO_S3_BUCKET: 'pet-photos',
+          PHOTO_S3_ENDPOINT: 'http://minio:9000/',
+          PHOTO_PUBLIC_BASE_URL: 'https://cdn.pets.example/photos/',
+        }).photos,
+      ).toMatchObject({
+        storage: { kind: 's3', endpoint: 'http://minio:9000', region: 'us-east-1' },
+        publicBaseUrl: 'https://cdn.pets.example/photos',
+      });
+      expect(
+        loadConfig({ PHOTO_S3_BUCKET: 'pet-photos', AWS_DEFAULT_REGION: 'us-west-2' }).photos
+          .storage,
+      ).toMatchObject({ region: 'us-west-2' });
+    });
+
+    it.each([
+      [{ PHOTO_S3_BUCKET: 'pet-photos' }, /PHOTO_S3_BUCKET needs the bucket's region/],
+      [
+        { PHOTO_S3_BUCKET: 'Pet_Photos', AWS_REGION: 'eu-west-1' },
+        /PHOTO_S3_BUCKET must be an S3 bucket name/,
+      ],
+      [
+        { PHOTO_S3_BUCKET: 'pp', AWS_REGION: 'eu-west-1' },
+        /PHOTO_S3_BUCKET must be an S3 bucket name/,
+      ],
+      [
+        { PHOTO_S3_BUCKET: 'pet-photos', PHOTO_DIR: '/srv/photos', AWS_REGION: 'eu-west-1' },
+        /PHOTO_DIR and PHOTO_S3_BUCKET are set together/,
+      ],
+      [
+        { PHOTO_S3_ENDPOINT: 'http://minio:9000' },
+        /PHOTO_S3_ENDPOINT is set without PHOTO_S3_BUCKET/,
+      ],
+      [
+        { PHOTO_PUBLIC_BASE_URL: 'https://cdn.pets.example' },
+        /PHOTO_PUBLIC_BASE_URL is set without PHOTO_S3_BUCKET/,
+      ],
+      [
+        { PHOTO_S3_BUCKET: 'pet-photos', PHOTO_S3_ENDPOINT: 'minio:9000' },
+        /PHOTO_S3_ENDPOINT is not a valid URL|PHOTO_S3_ENDPOINT must use http: or https:/,
+      ],
+      [
+        {
+          PHOTO_S3_BUCKET: 'pet-photos',
+          AWS_REGION: 'eu-west-1',
+          PHOTO_PUBLIC_BASE_URL: 'https://cdn.example/<',
+        },
+        /PHOTO_PUBLIC_BASE_URL must be an absolute URL without/,
+      ],
+      [{ PHOTO_CONCURRENCY: '0' }, /PHOTO_CONCURRENCY must be an integer from 1 to 64/],
+      [{ PHOTO_CONCURRENCY: '4' }, /PHOTO_CONCURRENCY must be less than UV_THREADPOOL_SIZE \(4\)/],
+      [{ PHOTO_QUEUE_LENGTH: '-1' }, /PHOTO_QUEUE_LENGTH must be an integer from 0 to 1000/],
+      [{ PHOTO_GETS_PER_MINUTE: '0' }, /PHOTO_GETS_PER_MINUTE must be an integer/],
+      [{ PHOTO_GETS_PER_DAY: 'lots' }, /PHOTO_GETS_PER_DAY must be an integer/],
+    ])('stops on %j with a message naming the variable', (env, message) => {
+      expect(() => loadConfig(env)).toThrow(message);
+    });
+
+    it("takes more images at once with more of libuv's threads", () => {
+      expect(
+        loadConfig({ PHOTO_CONCURRENCY: '4', UV_THREADPOOL_SIZE: '8' }).photos.concurrency,
+      ).toBe(4);
+    });
+  });
 });

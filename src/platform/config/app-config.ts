@@ -1,4 +1,5 @@
 import { isValidCIDR } from 'ipaddr.js';
+import { join } from 'node:path';
 import {
   baseUrl,
   boolean,
@@ -114,6 +115,29 @@ export interface EventsConfig {
   retentionDays: number;
 }
 
+/** Where the photos' variants are kept (docs/adr/0043). */
+export type PhotoStorageConfig =
+  | { kind: 'local'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** An S3-compatible service's address (MinIO, R2, ...): addressed path-style. */
+      endpoint?: string;
+      region: string;
+    };
+
+/** Photos of the pets: their storage, their processing, and the budget of their GETs. */
+export interface PhotosConfig {
+  storage: PhotoStorageConfig;
+  /** Where clients fetch the variants from, instead of the service: a CDN or the bucket (S3 only). */
+  publicBaseUrl?: string;
+  /** Images processed at once on this instance, and how many more may wait for their turn. */
+  concurrency: number;
+  queueLength: number;
+  /** Image GETs per client address, apart from the anonymous budget. */
+  budget: { perMinute: number; perDay: number };
+}
+
 export interface ObservabilityConfig {
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   /** `json`: one JSON object a line, for log collectors; `text`: for people at a terminal. */
@@ -139,6 +163,7 @@ export class AppConfig {
   store!: StoreConfig;
   events!: EventsConfig;
   webhooks!: WebhooksConfig;
+  photos!: PhotosConfig;
   observability!: ObservabilityConfig;
   runtime!: RuntimeConfig;
 }
@@ -355,11 +380,73 @@ function webhooksConfig(env: Env): WebhooksConfig {
   };
 }
 
+/** S3 bucket names: 3 to 63 lowercase letters, digits, dots and hyphens, a letter or digit at each end. */
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+function photoStorage(env: Env, dataDir: string): PhotoStorageConfig {
+  const bucket = read(env, 'PHOTO_S3_BUCKET');
+  const endpoint = baseUrl(env, 'PHOTO_S3_ENDPOINT');
+  if (bucket === undefined) {
+    for (const name of ['PHOTO_S3_ENDPOINT', 'PHOTO_PUBLIC_BASE_URL']) {
+      if (read(env, name) !== undefined) {
+        throw new ConfigError(
+          name,
+          'is set without PHOTO_S3_BUCKET: it applies to S3 storage only.',
+        );
+      }
+    }
+    return { kind: 'local', dir: read(env, 'PHOTO_DIR') ?? join(dataDir, 'photos') };
+  }
+  if (read(env, 'PHOTO_DIR') !== undefined) {
+    throw new ConfigError(
+      'PHOTO_DIR and PHOTO_S3_BUCKET',
+      'are set together: photos are kept in a directory or in a bucket, not both.',
+    );
+  }
+  if (!BUCKET.test(bucket)) {
+    throw new ConfigError(
+      'PHOTO_S3_BUCKET',
+      `must be an S3 bucket name (3 to 63 of a-z 0-9 . -), got "${bucket}".`,
+    );
+  }
+  // An S3-compatible service rarely cares for regions; AWS itself needs the bucket's.
+  const region =
+    read(env, 'AWS_REGION') ?? read(env, 'AWS_DEFAULT_REGION') ?? (endpoint && 'us-east-1');
+  if (region === undefined) {
+    throw new ConfigError('PHOTO_S3_BUCKET', "needs the bucket's region: set AWS_REGION.");
+  }
+  return { kind: 's3', bucket, endpoint, region };
+}
+
+/** libuv's threads: file system work, DNS look-ups and sharp's images all take one while busy. */
+const threadpoolSize = (env: Env) => Number(read(env, 'UV_THREADPOOL_SIZE') ?? 4);
+
+function photosConfig(env: Env, dataDir: string): PhotosConfig {
+  const concurrency = integer(env, 'PHOTO_CONCURRENCY', 2, 1, 64);
+  if (concurrency >= threadpoolSize(env)) {
+    throw new ConfigError(
+      'PHOTO_CONCURRENCY',
+      `must be less than UV_THREADPOOL_SIZE (${threadpoolSize(env)}): images decode on libuv's threads, and files and DNS look-ups need one left. Raise UV_THREADPOOL_SIZE with it.`,
+    );
+  }
+  return {
+    storage: photoStorage(env, dataDir),
+    publicBaseUrl: baseUrl(env, 'PHOTO_PUBLIC_BASE_URL'),
+    concurrency,
+    queueLength: integer(env, 'PHOTO_QUEUE_LENGTH', 8, 0, 1000),
+    budget: {
+      perMinute: integer(env, 'PHOTO_GETS_PER_MINUTE', 1200, 1, 1_000_000),
+      perDay: integer(env, 'PHOTO_GETS_PER_DAY', 100_000, 1, 100_000_000),
+    },
+  };
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
+  const database = databaseConfig(env);
   return Object.assign(new AppConfig(), {
     organizations: { defaultName: text(env, 'DEFAULT_ORGANIZATION_NAME', 'The Pet Store', 100) },
     http: httpConfig(env),
-    database: databaseConfig(env),
+    database,
     apiKeys: apiKeysConfig(env),
     rateLimit: rateLimitConfig(env),
     store: {
@@ -369,6 +456,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     events: { retentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650) },
     webhooks: webhooksConfig(env),
+    photos: photosConfig(env, database.dataDir),
     observability: observabilityConfig(env),
     runtime: { heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 50, 0, 300) },
   } satisfies AppConfig);

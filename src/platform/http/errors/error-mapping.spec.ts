@@ -1,5 +1,6 @@
 import { BadRequestException, HttpException, NotFoundException } from '@nestjs/common';
 import { PetNotFoundError } from '../../../pets/domain/pet.errors';
+import { ImageProcessingBusyError } from '../../../photos/domain/photo.errors';
 import { ApiError } from './api-error';
 import { toErrorResponse } from './error-mapping';
 
@@ -22,6 +23,17 @@ describe('toErrorResponse', () => {
       code: 'not_found',
       message: 'No pet with id 4.',
     });
+  });
+
+  it('sends the Retry-After of a domain error that refuses for now', () => {
+    expect(toErrorResponse(new ImageProcessingBusyError(2))).toEqual({
+      status: 503,
+      code: 'service_unavailable',
+      message: 'Too many images are being processed; retry in 2 s.',
+      headers: { 'retry-after': '2' },
+      unexpected: false,
+    });
+    expect(toErrorResponse(new PetNotFoundError(4)).headers).toEqual({});
   });
 
   it('keeps the status, code, message and headers of an ApiError', () => {

@@ -91,6 +91,15 @@ function codeOf(error: HttpException): ErrorCode | undefined {
   return DEFAULT_CODE_OF_STATUS[error.getStatus()];
 }
 
+/**
+ * A domain error that refuses for now, not for good (a full image queue), says when to come back
+ * as `retryAfterSeconds`: the answer carries it as Retry-After.
+ */
+function retryAfterOf(error: DomainError): Record<string, string> {
+  const { retryAfterSeconds } = error as { retryAfterSeconds?: unknown };
+  return typeof retryAfterSeconds === 'number' ? { 'retry-after': String(retryAfterSeconds) } : {};
+}
+
 /** Turns anything thrown while serving a request into the Error body and its status. */
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof ApiError) {
@@ -103,7 +112,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       'www-authenticate': `Bearer error="insufficient_scope", scope="${error.scope}"`,
     });
   }
-  if (error instanceof DomainError) return answer(error.code, error.message);
+  if (error instanceof DomainError) return answer(error.code, error.message, retryAfterOf(error));
   if (error instanceof ApiKeyRequestError) return answer(catalogued(error.code), error.message);
   if (error instanceof HttpException) {
     const code = codeOf(error);

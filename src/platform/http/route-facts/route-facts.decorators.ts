@@ -1,4 +1,6 @@
-import { applyDecorators, UseGuards } from '@nestjs/common';
+import { applyDecorators, CanActivate, Type, UseGuards } from '@nestjs/common';
+import { SkipThrottle } from '@nestjs/throttler';
+import { AllowAnonymous } from '@pet-adoption/api-keys';
 import { Scope } from '../../../common/scopes';
 import { ApiErrorResponses } from '../errors/api-error-responses.decorator';
 import { RouteConfig } from '@nestjs/platform-fastify';
@@ -69,3 +71,16 @@ export const AcceptsMergePatch = () => stating({ acceptsMergePatch: true });
  * so that no route lets an address guess keys for free. The document says so.
  */
 export const Uncounted = () => stating({ uncounted: true });
+
+/**
+ * The operation needs no API key (what it answers is public), and the access guard neither
+ * requires one nor counts it: `guard` counts it instead, per client address, in a budget of its
+ * own named `budget` (the photos' image GETs: docs/adr/0043). The document marks it `security: []`.
+ */
+export const KeylessBudget = (budget: string, guard: Type<CanActivate>) =>
+  applyDecorators(
+    stating({ keylessBudget: budget }),
+    AllowAnonymous(),
+    SkipThrottle(),
+    UseGuards(guard),
+  );

@@ -32,6 +32,11 @@ export interface RouteFacts {
    * budget itself); without a valid key the address pays, as on every route.
    */
   uncounted?: boolean;
+  /**
+   * The operation needs no API key, and is counted per client address in a budget of its own, not
+   * the key's nor the address's anonymous one: this names that budget for the document.
+   */
+  keylessBudget?: string;
 }
 
 export const ROUTE_FACTS = 'pet-adoption:route-facts';

@@ -1,0 +1,68 @@
+import { PET_EVENTS } from '../../common/events/pet-events';
+import { Injectable } from '@nestjs/common';
+import { EventRecorder } from '../../common/events/event-recorder';
+import { Requester } from '../../common/requester';
+import { checkScope } from '../../common/scopes';
+import { Transactions } from '../../common/transactions';
+import { checkUpload } from '../domain/image-rules';
+import { checkOwnership, MAX_PHOTOS_PER_PET, PetId, Photo } from '../domain/photo';
+import { PhotoLimitReachedError } from '../domain/photo.errors';
+import { distinctVariants, ImageProcessor, variantKeys } from './image-processor';
+import { PhotoStorage } from './photo-storage';
+import { PhotoRepository } from './photo.repository';
+import { PhotographedPets } from './photographed-pets';
+
+/** An uploaded image as it arrived: its bytes and the type its Content-Type named. */
+export interface PhotoUpload {
+  readonly bytes: Uint8Array;
+  readonly contentType: string | undefined;
+}
+
+@Injectable()
+export class UploadPhoto {
+  constructor(
+    private readonly pets: PhotographedPets,
+    private readonly photos: PhotoRepository,
+    private readonly images: ImageProcessor,
+    private readonly storage: PhotoStorage,
+    private readonly events: EventRecorder,
+    private readonly transactions: Transactions,
+  ) {}
+
+  /**
+   * The scope (403), the body's type and size (415, 413), the pet and its owner (404), room for
+   * one more photo (409), then the costly part: decoding (400), the variants, stored before the
+   * photo that names them is recorded, with its pet.updated, in one transaction.
+   */
+  async execute(requester: Requester, petId: PetId, upload: PhotoUpload): Promise<Photo> {
+    checkScope(['pets:manage'], requester.scopes);
+    const format = checkUpload(upload.bytes, upload.contentType);
+    // Refused before any pixel is decoded, when it can be told already; asked again below, under
+    // the pet's lock, as another upload or a deletion may have come in between.
+    await this.checkRoom(requester, petId);
+    const image = await this.images.process(upload.bytes, format);
+    await Promise.all(
+      distinctVariants(image).map(({ key, bytes }) => this.storage.put(key, bytes)),
+    );
+    return this.transactions.run(async () => {
+      await this.checkRoom(requester, petId);
+      const photo = await this.photos.add({
+        petId,
+        width: image.width,
+        height: image.height,
+        variants: variantKeys(image),
+      });
+      await this.events.record([
+        { type: PET_EVENTS['pet.updated'], data: await this.pets.photosChanged(petId) },
+      ]);
+      return photo;
+    });
+  }
+
+  private async checkRoom(requester: Requester, petId: PetId): Promise<void> {
+    checkOwnership(petId, await this.pets.ownerOf(petId), requester.organizationId);
+    if ((await this.photos.countOf(petId)) >= MAX_PHOTOS_PER_PET) {
+      throw new PhotoLimitReachedError(petId, MAX_PHOTOS_PER_PET);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import { formatOfBytes, formatOfMediaType } from './image-format';
+import { checkPixels, checkUpload, MAX_IMAGE_BYTES } from './image-rules';
+import { ImageTooLargeError, ImageTooManyPixelsError, UnsupportedImageError } from './photo.errors';
+
+const bytes = (...values: (number | string)[]) =>
+  Uint8Array.from(
+    values.flatMap((value) =>
+      typeof value === 'string' ? [...value].map((char) => char.charCodeAt(0)) : [value],
+    ),
+  );
+
+const JPEG = bytes(0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 'JFIF');
+const PNG = bytes(0x89, 'PNG', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 'IHDR');
+const WEBP = bytes('RIFF', 0x24, 0, 0, 0, 'WEBPVP8 ');
+
+describe('the image rules', () => {
+  describe('the type, from the bytes', () => {
+    it.each([
+      ['JPEG', JPEG, 'jpeg'],
+      ['PNG', PNG, 'png'],
+      ['WebP', WEBP, 'webp'],
+    ])('knows %s by its magic number', (_, image, format) => {
+      expect(formatOfBytes(image)).toBe(format);
+    });
+
+    it.each([
+      ['GIF', bytes('GIF89a', 1, 0, 1, 0)],
+      ['a RIFF that is no WebP (WAVE)', bytes('RIFF', 0x24, 0, 0, 0, 'WAVEfmt ')],
+      ['SVG', bytes('<svg xmlns="http://www.w3.org/2000/svg"/>')],
+      ['a PNG signature cut short', PNG.subarray(0, 7)],
+      ['two bytes of a JPEG', JPEG.subarray(0, 2)],
+      ['nothing', bytes()],
+    ])('knows no format in %s', (_, image) => {
+      expect(formatOfBytes(image)).toBeNull();
+    });
+
+    it('reads the Content-Type without regard to case or parameters', () => {
+      expect(formatOfMediaType('IMAGE/PNG')).toBe('png');
+      expect(formatOfMediaType('image/webp; q=1')).toBe('webp');
+      expect(formatOfMediaType('image/jpg')).toBeNull();
+      expect(formatOfMediaType('application/octet-stream')).toBeNull();
+      expect(formatOfMediaType(undefined)).toBeNull();
+    });
+  });
+
+  describe('checkUpload', () => {
+    it('accepts bytes of the type their Content-Type names', () => {
+      expect(checkUpload(JPEG, 'image/jpeg')).toBe('jpeg');
+      expect(checkUpload(PNG, 'image/png')).toBe('png');
+      expect(checkUpload(WEBP, 'image/webp')).toBe('webp');
+    });
+
+    it.each([
+      [PNG, 'image/jpeg', /The body is a image\/png image, but its Content-Type says image\/jpeg/],
+      [JPEG, undefined, /but its Content-Type says nothing/],
+      [JPEG, 'application/octet-stream', /says application\/octet-stream/],
+      [bytes('GIF89a', 1, 0, 1, 0), 'image/gif', /not a JPEG, PNG or WebP image/],
+      [bytes('GIF89a', 1, 0, 1, 0), 'image/png', /not a JPEG, PNG or WebP image/],
+    ])('refuses %j sent as %s with 415', (image, contentType, message) => {
+      expect(() => checkUpload(image, contentType)).toThrow(UnsupportedImageError);
+      expect(() => checkUpload(image, contentType)).toThrow(message);
+    });
+
+    it('takes 10 MiB, not a byte more (413)', () => {
+      const image = new Uint8Array(MAX_IMAGE_BYTES + 1);
+      image.set(JPEG);
+      expect(() => checkUpload(image, 'image/jpeg')).toThrow(ImageTooLargeError);
+      expect(() => checkUpload(image, 'image/jpeg')).toThrow('The image is larger than 10 MiB.');
+      expect(checkUpload(image.subarray(0, MAX_IMAGE_BYTES), 'image/jpeg')).toBe('jpeg');
+    });
+  });
+
+  describe('checkPixels', () => {
+    it('takes 40 megapixels, not one pixel more', () => {
+      expect(() => checkPixels(8000, 5000)).not.toThrow();
+      expect(() => checkPixels(40_000_000, 1)).not.toThrow();
+      expect(() => checkPixels(40_000_001, 1)).toThrow(ImageTooManyPixelsError);
+      expect(() => checkPixels(8000, 5001)).toThrow(ImageTooManyPixelsError);
+      expect(() => checkPixels(65535, 65535)).toThrow(
+        'The image is 65535 × 65535 pixels (4294.8 megapixels); at most 40 megapixels are accepted.',
+      );
+    });
+  });
+});

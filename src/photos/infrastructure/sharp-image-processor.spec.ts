@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import { AppConfig } from '../../platform/config/app-config';
+import {
+  ImageProcessingBusyError,
+  ImageTooManyPixelsError,
+  UndecodableImageError,
+  UnsupportedImageError,
+} from '../domain/photo.errors';
+import { PHOTO_SIZES } from '../domain/photo-variants';
+import { distinctVariants, ProcessedImage } from '../application/image-processor';
+import {
+  phoneJpeg,
+  plain,
+  pngBomb,
+  pngDeclaring,
+  pngWithAlpha,
+  truncated,
+} from '../../../test/support/test-images';
+import { SharpImageProcessor } from './sharp-image-processor';
+
+const processorWith = (concurrency = 2, queueLength = 8) =>
+  new SharpImageProcessor({ photos: { concurrency, queueLength } } as AppConfig);
+
+const sizesOf = (image: ProcessedImage) =>
+  PHOTO_SIZES.map((size) => [size, image.sizes[size].width, image.sizes[size].height]);
+
+describe('SharpImageProcessor', () => {
+  const processor = processorWith();
+
+  it('writes the four widths of a photo as JPEG, each under the SHA-256 of its bytes', async () => {
+    const image = await processor.process(await plain(1200, 800).jpeg().toBuffer(), 'jpeg');
+    expect(sizesOf(image)).toEqual([
+      ['small', 100, 67],
+      ['medium', 300, 200],
+      ['large', 600, 400],
+      ['full', 1200, 800],
+    ]);
+    expect(image).toMatchObject({ width: 1200, height: 800 });
+    for (const variant of distinctVariants(image)) {
+      const hash = createHash('sha256').update(variant.bytes).digest('hex');
+      expect(variant.key).toBe(`${hash}.jpg`);
+      expect(await sharp(variant.bytes).metadata()).toMatchObject({
+        format: 'jpeg',
+        width: variant.width,
+        height: variant.height,
+      });
+    }
+    expect(distinctVariants(image)).toHaveLength(4);
+  });
+
+  it('never enlarges: a 250 px original gives a 100 px variant and one of 250 px for the rest', async () => {
+    const image = await processor.process(await plain(250, 250).png().toBuffer(), 'png');
+    expect(sizesOf(image)).toEqual([
+      ['small', 100, 100],
+      ['medium', 250, 250],
+      ['large', 250, 250],
+      ['full', 250, 250],
+    ]);
+    expect(distinctVariants(image)).toHaveLength(2);
+    expect(image.sizes.full.key).toBe(image.sizes.medium.key);
+  });
+
+  it('keeps full within 2,048 px on its longer side', async () => {
+    const image = await processor.process(await plain(1000, 4000).webp().toBuffer(), 'webp');
+    expect(sizesOf(image)).toEqual([
+      ['small', 100, 400],
+      ['medium', 300, 1200],
+      ['large', 512, 2048],
+      ['full', 512, 2048],
+    ]);
+  });
+
+  it('turns the pixels upright by the orientation tag, and keeps no EXIF, GPS or profile', async () => {
+    const photo = await phoneJpeg();
+    const before = await sharp(photo).metadata();
+    expect(before).toMatchObject({ width: 40, height: 20, orientation: 6 });
+    expect(before.exif?.toString('latin1')).toContain('PhoneCam');
+    expect(before.icc).toBeDefined();
+
+    const image = await processor.process(photo, 'jpeg');
+    expect(image).toMatchObject({ width: 20, height: 40 });
+    const full = image.sizes.full.bytes;
+    const after = await sharp(full).metadata();
+    expect(after).toMatchObject({ width: 20, height: 40, space: 'srgb' });
+    for (const variant of distinctVariants(image)) {
+      const metadata = await sharp(variant.bytes).metadata();
+      expect([
+        metadata.exif,
+        metadata.icc,
+        metadata.xmp,
+        metadata.iptc,
+        metadata.orientation,
+      ]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+      expect(Buffer.from(variant.bytes).toString('latin1')).not.toMatch(/PhoneCam|GPS/);
+    }
+    // Turned clockwise: the left half, red, is now on top; the blue right half below.
+    const { data, info } = await sharp(full).raw().toBuffer({ resolveWithObject: true });
+    const pixel = (x: number, y: number) => [
+      ...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3),
+    ];
+    expect(pixel(10, 5)[0]).toBeGreaterThan(150);
+    expect(pixel(10, 5)[2]).toBeLessThan(100);
+    expect(pixel(10, 35)[2]).toBeGreaterThan(150);
+    expect(pixel(10, 35)[0]).toBeLessThan(100);
+  });
+
+  it('writes an image with an alpha channel as WebP, keeping its transparency', async () => {
+    const image = await processor.process(await pngWithAlpha(), 'png');
+    for (const variant of distinctVariants(image)) {
+      expect(variant.key).toMatch(/\.webp$/);
+      expect(await sharp(variant.bytes).metadata()).toMatchObject({
+        format: 'webp',
+        hasAlpha: true,
+      });
+    }
+  });
+
+  it.each([
+    ['greyscale JPEG', () => plain(300, 200).greyscale().jpeg().toBuffer(), 'jpeg'],
+    ['CMYK JPEG', () => plain(300, 200).toColourspace('cmyk').jpeg().toBuffer(), 'jpeg'],
+    ['16-bit PNG', () => plain(300, 200).toColourspace('rgb16').png().toBuffer(), 'png'],
+    ['palette PNG', () => plain(300, 200).png({ palette: true }).toBuffer(), 'png'],
+  ] as const)('writes a %s as 8-bit sRGB', async (_, make, format) => {
+    const image = await processor.process(await make(), format);
+    for (const variant of distinctVariants(image)) {
+      expect(await sharp(variant.bytes).metadata()).toMatchObject({
+        space: 'srgb',
+        depth: 'uchar',
+        channels: 3,
+      });
+    }
+  });
+
+  it.each([
+    ['jpeg', () => plain(300, 200).jpeg().toBuffer()],
+    ['png', () => plain(300, 200).png().toBuffer()],
+    ['webp', () => plain(300, 200).webp().toBuffer()],
+  ] as const)('refuses a truncated %s as not decoding', async (format, make) => {
+    await expect(processor.process(truncated(await make()), format)).rejects.toThrow(
+      UndecodableImageError,
+    );
+  });
+
+  it('refuses bytes that are not what their format says', async () => {
+    await expect(processor.process(await plain(30, 20).jpeg().toBuffer(), 'png')).rejects.toThrow(
+      UnsupportedImageError,
+    );
+  });
+
+  it('refuses a header declaring more than 40 megapixels before decoding a pixel', async () => {
+    // Its data is that of an 8 × 8 image: decoding would fail as corrupt, not as too large.
+    await expect(processor.process(await pngDeclaring(8000, 5001), 'png')).rejects.toThrow(
+      new ImageTooManyPixelsError(8000, 5001, 40_000_000),
+    );
+    await expect(processor.process(await pngDeclaring(8000, 5000), 'png')).rejects.toThrow(
+      UndecodableImageError,
+    );
+  });
+
+  it('refuses a decompression bomb at once, without decoding its 123 MB of pixels', async () => {
+    const bomb = await pngBomb();
+    expect(bomb.length).toBeLessThan(200_000);
+    const started = performance.now();
+    await expect(processor.process(bomb, 'png')).rejects.toThrow(ImageTooManyPixelsError);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
+  it('processes PHOTO_CONCURRENCY images at once, queues PHOTO_QUEUE_LENGTH, refuses the rest', async () => {
+    const busy = processorWith(1, 1);
+    const jpeg = await plain(2000, 1500).jpeg().toBuffer();
+    const outcomes = await Promise.allSettled([1, 2, 3].map(() => busy.process(jpeg, 'jpeg')));
+    // Which one is refused depends on whose header is read first.
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(refused).toHaveLength(1);
+    const refusal = refused[0].reason;
+    expect(refusal).toBeInstanceOf(ImageProcessingBusyError);
+    expect(refusal.retryAfterSeconds).toBe(1);
+  });
+});
