@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { eventIdOf } from '../../common/events/event';
+import { eventIdOf, numberOfUuid } from '../../common/events/event-id';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { AttemptError, AttemptOutcome } from '../domain/delivery';
 import {
@@ -81,7 +81,7 @@ const RECOVER: SqlStatement = {
 /** Newest first, keyset on the attempt's id; with the endpoint's existence (its owner's). */
 const ATTEMPTS: SqlStatement = {
   name: 'webhook_endpoints_attempts',
-  text: `SELECT a.id, ev.xid::text AS "xid", ev.id AS "seq", ev.type AS "eventType", a.attempt, a.outcome,
+  text: `SELECT a.id, ev.public_id::text AS "eventNumber", ev.type AS "eventType", a.attempt, a.outcome,
                 a.response_status AS "responseStatus", a.error, a.duration_ms AS "durationMs",
                 ${instant('a.attempted_at')} AS "attemptedAt",
                 ${instant('a.next_attempt_at')} AS "nextAttemptAt"
@@ -123,8 +123,7 @@ function toEndpoint(row: EndpointRow): WebhookEndpoint {
 
 interface AttemptRow {
   id: string | null;
-  xid: string;
-  seq: string;
+  eventNumber: string;
   eventType: string;
   attempt: number;
   outcome: string;
@@ -199,7 +198,7 @@ export class SqlWebhookEndpoints extends WebhookEndpoints {
       .filter((row) => row.id !== null)
       .map((row) => ({
         id: Number(row.id),
-        eventId: eventIdOf({ xid: row.xid, seq: row.seq }),
+        eventId: eventIdOf(numberOfUuid(row.eventNumber)),
         eventType: row.eventType,
         attempt: row.attempt,
         outcome: row.outcome as AttemptOutcome,
