@@ -31,6 +31,8 @@ export const TARGETS = {
   newCategoryCpuRatio: 1.1,
   /** placeOrder with three subscribed endpoints: service CPU per request, at most this many times with none. */
   webhooksPlaceOrderCpuRatio: 1.2,
+  /** createPet with 10,000 endpoints of another key subscribed: p99 at most this many times with none. */
+  fanOutP99Ratio: 1.2,
   /** From a change's commit to its delivery's receipt at a local receiver, no backlog: p95 at most (ms). */
   commitToReceiptP95Ms: 1000,
   /** Deliveries a second to a local receiver, at least. */
@@ -274,6 +276,18 @@ export function verdicts(report) {
         { atLeast: true },
       ),
       drain,
+    );
+  }
+  if (report.fanOut) {
+    const f = report.fanOut;
+    rows.push(
+      target(
+        `\`POST /v1/pets\` at ${f.rate} req/s with ${f.endpoints.toLocaleString('en')} endpoints of another key subscribed to \`pet.created\`: p99 ≤ ${TARGETS.fanOutP99Ratio}× with none (fan-out after the write)`,
+        f.p99Ratio,
+        TARGETS.fanOutP99Ratio,
+        '×',
+        { digits: 2 },
+      ),
     );
   }
   if (report.soak) {

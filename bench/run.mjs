@@ -22,6 +22,7 @@ import { measureCapacity } from './scenarios/capacity.mjs';
 import { measureCatalogue } from './scenarios/catalogue.mjs';
 import { attributionMarkdown, measureAttribution } from './scenarios/attribution.mjs';
 import { comparisonMarkdown, measureComparison } from './scenarios/compare.mjs';
+import { measureFanOut } from './scenarios/fan-out.mjs';
 import { frameworksMarkdown, measureFrameworks } from './scenarios/frameworks.mjs';
 import { measureDataScale } from './scenarios/data-scale.mjs';
 import { measureHalfRate } from './scenarios/half-rate.mjs';
@@ -50,6 +51,20 @@ if (settings.capacity) {
     await bench.close();
   }
   writeCapacityReport(root, capacity, settings);
+  process.exit(0);
+}
+
+if (settings.fanOut) {
+  // The fan-out scenario alone (docs/adr/0048).
+  let fanOut;
+  try {
+    fanOut = await measureFanOut(bench);
+  } finally {
+    await bench.close();
+  }
+  mkdirSync(results, { recursive: true });
+  writeFileSync(join(results, 'fan-out.json'), `${JSON.stringify(fanOut, null, 2)}\n`);
+  console.log(`\n${JSON.stringify(fanOut, null, 2)}\n\nWritten to bench/results/fan-out.json.`);
   process.exit(0);
 }
 
@@ -210,6 +225,7 @@ try {
   const catalogue = await measureCatalogue(bench);
   const organizations = await measureOrganizations(bench);
   const webhooks = await measureWebhooks(bench);
+  const fanOut = await measureFanOut(bench);
 
   report = {
     date: new Date().toISOString(),
@@ -236,6 +252,7 @@ try {
     catalogue,
     organizations,
     webhooks,
+    fanOut,
   };
 } finally {
   await bench.close();

@@ -35,6 +35,11 @@ export abstract class PolledTask implements OnApplicationBootstrap, OnApplicatio
     await this.loop;
   }
 
+  /** Waits `ms`, or less when the task stops. */
+  protected async pause(ms: number): Promise<void> {
+    await sleep(ms, undefined, { signal: this.stop.signal }).catch(() => undefined);
+  }
+
   private async run(): Promise<void> {
     while (!this.stopping) {
       let more = false;
@@ -43,11 +48,7 @@ export abstract class PolledTask implements OnApplicationBootstrap, OnApplicatio
       } catch (error) {
         this.warn(`Could not ${this.failure}: ${(error as Error).message}`);
       }
-      if (!more) {
-        await sleep(this.intervalMs(), undefined, { signal: this.stop.signal }).catch(
-          () => undefined,
-        );
-      }
+      if (!more) await this.pause(this.intervalMs());
     }
   }
 

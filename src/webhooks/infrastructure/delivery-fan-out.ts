@@ -101,7 +101,12 @@ export class DeliveryFanOut extends PolledTask {
   }
 
   protected async step(): Promise<boolean> {
-    return (await this.fanOut()) > 0;
+    const started = performance.now();
+    const events = await this.fanOut();
+    // Background work yields to requests: after a batch, as long a pause as it took, so that
+    // fanning out to many endpoints holds at most half of one database backend's time.
+    if (events > 0) await this.pause(performance.now() - started);
+    return events > 0;
   }
 
   protected intervalMs(): number {
