@@ -88,7 +88,8 @@ const ATTEMPTS: SqlStatement = {
            FROM webhook_endpoints w
            LEFT JOIN LATERAL (
              SELECT * FROM webhook_attempts
-              WHERE endpoint_id = w.id AND ($3::bigint IS NULL OR id < $3)
+              WHERE endpoint_id = w.id AND id < coalesce($3::bigint, ${Number.MAX_SAFE_INTEGER} + 1)
+                AND id > 0
               ORDER BY id DESC LIMIT $4
            ) a ON true
            LEFT JOIN webhook_deliveries d ON d.id = a.delivery_id
