@@ -5,14 +5,15 @@ import { ApiKeys, isPlan, PLANS } from '@pet-adoption/api-keys';
 import { parseArgs } from 'node:util';
 import { apiKeysFromConfig } from '../access.module';
 import { ConfigModule } from '../../platform/config/config.module';
-import { AppConfig, ConfigError, loadConfig } from '../../platform/config/app-config';
+import { AppConfig, loadConfig } from '../../platform/config/app-config';
+import { runCommand } from '../../platform/command-line/run-command';
 import { databaseOfCommandLine } from '../../platform/database/command-line-database';
 import { DatabaseModule } from '../../platform/database/database.module';
 import { migrations } from '../../migrations';
 import { DEFAULT_SCOPES, SCOPES } from '../../common/scopes';
 import { dateTimeProblem, instantOf } from '../../common/date-time';
 
-const USAGE = `Manage API keys in the configured database (DATABASE_URL, or the embedded one in DATA_DIR,
+export const API_KEY_USAGE = `Manage API keys in the configured database (DATABASE_URL, or the embedded one in DATA_DIR,
 through the service while it runs).
 
   npm run apikey -- issue --name <name> --plan <${PLANS.join('|')}> [--per-minute N --per-day N [--open-orders N]]
@@ -38,7 +39,8 @@ class ApiKeyCliModule {
   }
 }
 
-async function run(argv: string[]): Promise<string> {
+/** `usage`: what help shows; src/command-line.ts adds the other command lines' to it. */
+export async function apiKeyCommand(argv: string[], usage = API_KEY_USAGE): Promise<string> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -55,9 +57,9 @@ async function run(argv: string[]): Promise<string> {
     },
   });
   const [command, id] = positionals;
-  if (values.help || !['issue', 'list', 'revoke'].includes(command)) return USAGE;
-  if (command === 'issue' && (!values.name || !isPlan(values.plan))) throw new Error(USAGE);
-  if (command === 'revoke' && !id) throw new Error(USAGE);
+  if (values.help || !['issue', 'list', 'revoke'].includes(command)) return usage;
+  if (command === 'issue' && (!values.name || !isPlan(values.plan))) throw new Error(usage);
+  if (command === 'revoke' && !id) throw new Error(usage);
 
   const config = databaseOfCommandLine(loadConfig());
   const app = await NestFactory.createApplicationContext(ApiKeyCliModule.forRoot(config), {
@@ -103,10 +105,6 @@ async function run(argv: string[]): Promise<string> {
   }
 }
 
-run(process.argv.slice(2)).then(
-  (output) => console.log(output),
-  (error: unknown) => {
-    console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  },
-);
+// `npm run apikey` runs src/command-line.ts, which adds the organisations' commands; this file run
+// on its own (as CI and older scripts do: node dist/src/access/cli/apikey.js) answers the keys'.
+if (require.main === module) runCommand(apiKeyCommand);
