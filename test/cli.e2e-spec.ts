@@ -16,6 +16,8 @@ import { buildOnce, ServiceProcess, startService, stopService } from './support/
 
 const ROOT = join(__dirname, '..');
 const CLI = join(ROOT, 'dist', 'src', 'access', 'cli', 'apikey.js');
+/** What `npm run apikey` runs: the keys' commands above, and the organisations'. */
+const COMMAND_LINE = join(ROOT, 'dist', 'src', 'command-line.js');
 
 // Each command is a Node process that boots the application context: about 2 s apiece on a busy
 // 2-core machine, three in the first test. Never judged by its duration.
@@ -102,6 +104,17 @@ describe('the apikey command line', () => {
       expect(readFileSync(join(dataDir, 'service.lock'), 'utf8')).toBe(lock);
       const api = apiClient(service.url, { authorization: `Bearer ${key}` });
       expect((await api.get('/v1/pets')).status).toBe(200);
+      // The organisations' command line shares the way in (databaseOfCommandLine).
+      const flags = ['--email', 'a@embedded.example', '--city', 'Bristol', '--country', 'GB'];
+      const created = await run(
+        process.execPath,
+        [COMMAND_LINE, 'org', 'create', '--name', 'Embedded Rescue', ...flags],
+        embedded(),
+      );
+      expect(created.code).toBe(0);
+      const organization = Number(/"id": (\d+)/.exec(created.output)![1]);
+      const served = await api.get(`/v1/organizations/${organization}`);
+      expect(served.body).toMatchObject({ name: 'Embedded Rescue', email: 'a@embedded.example' });
 
       // Stopped, the service leaves no address behind; the command line then opens the files
       // itself, and finds the key the service's engine stored.

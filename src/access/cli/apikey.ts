@@ -5,15 +5,15 @@ import { ApiKeys, isPlan, PLANS } from '@pet-adoption/api-keys';
 import { parseArgs } from 'node:util';
 import { apiKeysFromConfig } from '../access.module';
 import { ConfigModule } from '../../platform/config/config.module';
-import { AppConfig, ConfigError, loadConfig } from '../../platform/config/app-config';
-import { DataDirLock, DataDirLockedError } from '../../platform/database/data-dir-lock';
-import { runningEngineUrl } from '../../platform/database/embedded-postgres';
+import { AppConfig, loadConfig } from '../../platform/config/app-config';
+import { runCommand } from '../../platform/command-line/run-command';
+import { databaseOfCommandLine } from '../../platform/database/command-line-database';
 import { DatabaseModule } from '../../platform/database/database.module';
 import { migrations } from '../../migrations';
 import { DEFAULT_SCOPES, SCOPES } from '../../common/scopes';
 import { dateTimeProblem, instantOf } from '../../common/date-time';
 
-const USAGE = `Manage API keys in the configured database (DATABASE_URL, or the embedded one in DATA_DIR,
+export const API_KEY_USAGE = `Manage API keys in the configured database (DATABASE_URL, or the embedded one in DATA_DIR,
 through the service while it runs).
 
   npm run apikey -- issue --name <name> --plan <${PLANS.join('|')}> [--per-minute N --per-day N [--open-orders N]]
@@ -39,30 +39,8 @@ class ApiKeyCliModule {
   }
 }
 
-/**
- * The database the command line works on. The embedded one's files are one process's: when no
- * one holds them, this process takes them; while the service runs on them, this process talks
- * to the service's engine at the loopback address the service wrote into DATA_DIR, and never
- * opens the files itself. A holder that has not written its address yet is refused, naming it.
- */
-function databaseOfCommandLine(config: AppConfig): AppConfig {
-  if (config.database.url) return config;
-  try {
-    DataDirLock.acquire(config.database.dataDir);
-    return config;
-  } catch (error) {
-    const url =
-      error instanceof DataDirLockedError ? runningEngineUrl(config.database.dataDir) : null;
-    if (url === null) throw error;
-    // The engine answers one statement at a time: one connection is all it can use.
-    return Object.assign(new AppConfig(), {
-      ...config,
-      database: { ...config.database, url, poolSize: 1 },
-    });
-  }
-}
-
-async function run(argv: string[]): Promise<string> {
+/** `usage`: what help shows; src/command-line.ts adds the other command lines' to it. */
+export async function apiKeyCommand(argv: string[], usage = API_KEY_USAGE): Promise<string> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -79,9 +57,9 @@ async function run(argv: string[]): Promise<string> {
     },
   });
   const [command, id] = positionals;
-  if (values.help || !['issue', 'list', 'revoke'].includes(command)) return USAGE;
-  if (command === 'issue' && (!values.name || !isPlan(values.plan))) throw new Error(USAGE);
-  if (command === 'revoke' && !id) throw new Error(USAGE);
+  if (values.help || !['issue', 'list', 'revoke'].includes(command)) return usage;
+  if (command === 'issue' && (!values.name || !isPlan(values.plan))) throw new Error(usage);
+  if (command === 'revoke' && !id) throw new Error(usage);
 
   const config = databaseOfCommandLine(loadConfig());
   const app = await NestFactory.createApplicationContext(ApiKeyCliModule.forRoot(config), {
@@ -127,10 +105,6 @@ async function run(argv: string[]): Promise<string> {
   }
 }
 
-run(process.argv.slice(2)).then(
-  (output) => console.log(output),
-  (error: unknown) => {
-    console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  },
-);
+// `npm run apikey` runs src/command-line.ts, which adds the organisations' commands; this file run
+// on its own (as CI and older scripts do: node dist/src/access/cli/apikey.js) answers the keys'.
+if (require.main === module) runCommand(apiKeyCommand);
