@@ -19,6 +19,7 @@ import { RotateWebhookSecret } from './application/rotate-webhook-secret.use-cas
 import { UpdateWebhookEndpoint } from './application/update-webhook-endpoint.use-case';
 import { DeliveryQueue, HostResolver, WebhookSender } from './application/webhook-delivery';
 import { WebhookEndpoints, WebhookSecrets } from './application/webhook-endpoints';
+import { EndpointCreationBudgetGuard } from './http/endpoint-creation-budget.guard';
 import { WebhookEndpointsController } from './http/webhook-endpoints.controller';
 import { AesWebhookSecrets } from './infrastructure/aes-webhook-secrets';
 import { DnsHostResolver } from './infrastructure/dns-host-resolver';
@@ -54,6 +55,7 @@ import { WebhookWorker } from './infrastructure/webhook-worker';
     RecoverWebhookDeliveries,
     DeliverWebhook,
     WebhookMetrics,
+    EndpointCreationBudgetGuard,
     { provide: WebhookEndpoints, useClass: SqlWebhookEndpoints },
     { provide: HostResolver, useClass: DnsHostResolver },
     {

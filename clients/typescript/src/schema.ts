@@ -220,7 +220,7 @@ export interface paths {
     put?: never;
     /**
      * Register a webhook endpoint
-     * @description Beta: it may still change. Events its key may read, of the types it names, are POSTed to it signed as Standard Webhooks says. The answer carries the secret, once. Scope: `webhooks:manage`.
+     * @description Beta: it may still change. Events its key may read, of the types it names, are POSTed to it signed as Standard Webhooks says. The answer carries the secret, once. A key has at most as many endpoints as its plan allows (free 3, pro 10, business 50, enterprise its own `limits.webhookEndpoints`): one more is a 409 `limit_reached`. Creations have their own budget, 10 a minute per key by default: beyond it, a 429 with `Retry-After`. Scope: `webhooks:manage`.
      */
     post: operations['createWebhookEndpoint'];
     delete?: never;
@@ -1076,6 +1076,11 @@ export interface components {
        * @example 50
        */
       openOrders: number;
+      /**
+       * @description Webhook endpoints it may have at once
+       * @example 10
+       */
+      webhookEndpoints: number;
     };
     /** @enum {string} */
     Scope:
@@ -3804,6 +3809,22 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
           'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `limit_reached`: The resource already holds as many items as it may (a pet at most 12 photos; a key as many webhook endpoints as its plan allows); the message names the cap. */
+      409: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;

@@ -7,6 +7,7 @@ import {
   Subscription,
   subscriptionsProblem,
   WebhookEndpoint,
+  WebhookEndpointLimitError,
 } from '../domain/webhook-endpoint';
 import { AddressPolicy } from './address-policy';
 import { WebhookEndpoints, WebhookSecrets } from './webhook-endpoints';
@@ -23,6 +24,11 @@ export interface CreatedEndpoint {
   secret: string;
 }
 
+/** Who creates: a key, with the number of endpoints its plan lets it have. */
+export interface EndpointCreator extends Requester {
+  readonly endpointLimit: number;
+}
+
 @Injectable()
 export class CreateWebhookEndpoint {
   constructor(
@@ -31,7 +37,7 @@ export class CreateWebhookEndpoint {
     private readonly addresses: AddressPolicy,
   ) {}
 
-  async execute(requester: Requester, input: NewEndpointInput): Promise<CreatedEndpoint> {
+  async execute(requester: EndpointCreator, input: NewEndpointInput): Promise<CreatedEndpoint> {
     checkScope(['webhooks:manage'], requester.scopes);
     const problem =
       this.addresses.urlProblem(input.url) ??
@@ -39,13 +45,17 @@ export class CreateWebhookEndpoint {
       descriptionProblem(input.description);
     if (problem) throw new InvalidWebhookEndpointError(problem);
     const secret = this.secrets.issue();
-    const endpoint = await this.endpoints.create({
-      owner: requester.keyId,
-      url: input.url,
-      events: input.events as readonly Subscription[],
-      description: input.description ?? null,
-      sealedSecret: this.secrets.seal(secret),
-    });
+    const endpoint = await this.endpoints.create(
+      {
+        owner: requester.keyId,
+        url: input.url,
+        events: input.events as readonly Subscription[],
+        description: input.description ?? null,
+        sealedSecret: this.secrets.seal(secret),
+      },
+      requester.endpointLimit,
+    );
+    if (!endpoint) throw new WebhookEndpointLimitError(requester.endpointLimit);
     return { endpoint, secret };
   }
 }

@@ -9,6 +9,7 @@ import {
   Post,
   Query,
   Res,
+  UseGuards,
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
@@ -43,6 +44,7 @@ import {
   WebhookRecoveryDto,
 } from './dto/new-webhook-endpoint.dto';
 import { WebhookDeliveryAttemptDto } from './dto/webhook-delivery-attempt.dto';
+import { EndpointCreationBudgetGuard } from './endpoint-creation-budget.guard';
 import { endpointIdOf, WebhookEndpointIdParamsDto } from './dto/webhook-endpoint-id.params.dto';
 import {
   CreatedWebhookEndpointDto,
@@ -77,11 +79,12 @@ export class WebhookEndpointsController {
   @HttpCode(201)
   @Stability('beta')
   @RequiresScope('webhooks:manage')
+  @UseGuards(EndpointCreationBudgetGuard)
   @ApiOperation({
     operationId: 'createWebhookEndpoint',
     summary: 'Register a webhook endpoint',
     description:
-      'Events its key may read, of the types it names, are POSTed to it signed as Standard Webhooks says. The answer carries the secret, once.',
+      'Events its key may read, of the types it names, are POSTed to it signed as Standard Webhooks says. The answer carries the secret, once. A key has at most as many endpoints as its plan allows (free 3, pro 10, business 50, enterprise its own `limits.webhookEndpoints`): one more is a 409 `limit_reached`. Creations have their own budget, 10 a minute per key by default: beyond it, a 429 with `Retry-After`.',
   })
   @ApiResponse({
     status: 201,
@@ -94,13 +97,16 @@ export class WebhookEndpointsController {
       },
     },
   })
-  @ApiErrorResponses(...BODY_ERRORS)
+  @ApiErrorResponses(...BODY_ERRORS, 'limit_reached')
   async create(
     @Body() body: NewWebhookEndpointDto,
     @AuthenticatedClient() client: ApiClient,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatedWebhookEndpointDto> {
-    const { endpoint, secret } = await this.createEndpoint.execute(requesterOf(client), body);
+    const { endpoint, secret } = await this.createEndpoint.execute(
+      { ...requesterOf(client), endpointLimit: client.limits.webhookEndpoints },
+      body,
+    );
     const address = `${this.config.http.publicBaseUrl}/webhook-endpoints/${endpoint.id}`;
     void reply.header('location', address);
     return { ...WebhookEndpointDto.of(endpoint), secret };
