@@ -4,6 +4,7 @@ import { SqlStatements } from '../platform/database/sql-statements';
 import { EventRecordingModule } from '../platform/events/event-recording.module';
 import { Feature } from '../platform/features/feature';
 import { HttpModule } from '../platform/http/http.module';
+import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
 import { ObservabilityModule } from '../platform/observability/observability.module';
 import { AddressPolicy } from './application/address-policy';
 import { CreateWebhookEndpoint } from './application/create-webhook-endpoint.use-case';
@@ -41,7 +42,7 @@ import { WebhookWorker } from './infrastructure/webhook-worker';
   },
 })
 @Module({
-  imports: [HttpModule, EventRecordingModule, ObservabilityModule],
+  imports: [HttpModule, IdempotencyModule, EventRecordingModule, ObservabilityModule],
   controllers: [WebhookEndpointsController],
   providers: [
     CreateWebhookEndpoint,

@@ -20,6 +20,11 @@ import {
   BODY_ERRORS,
   KEY_PROTECTED_ERRORS,
 } from '../../platform/http/errors/api-error-responses.decorator';
+import {
+  ApiIdempotencyKeyHeader,
+  IdempotencyKey,
+  IdempotencyKeyHeader,
+} from '../../platform/http/request/idempotency-key';
 import { PageQueryDto } from '../../platform/http/request/page-query.dto';
 import { ApiNamedArrayResponse } from '../../platform/http/response/api-named-array-response.decorator';
 import { nextPageLink, nextPageLinkHeader } from '../../platform/http/response/next-page-link';
@@ -97,18 +102,23 @@ export class WebhookEndpointsController {
       },
     },
   })
-  @ApiErrorResponses(...BODY_ERRORS, 'limit_reached')
+  @ApiIdempotencyKeyHeader('endpoint')
+  @ApiErrorResponses(...BODY_ERRORS, 'limit_reached', 'idempotency_key_reused')
   async create(
     @Body() body: NewWebhookEndpointDto,
+    @IdempotencyKey() { key }: IdempotencyKeyHeader,
     @AuthenticatedClient() client: ApiClient,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatedWebhookEndpointDto> {
-    const { endpoint, secret } = await this.createEndpoint.execute(
+    const idempotency = key === undefined ? undefined : { scope: `key:${client.keyId}`, key };
+    const { endpoint, secret, replayed } = await this.createEndpoint.execute(
       { ...requesterOf(client), endpointLimit: client.limits.webhookEndpoints },
       body,
+      idempotency,
     );
     const address = `${this.config.http.publicBaseUrl}/webhook-endpoints/${endpoint.id}`;
     void reply.header('location', address);
+    if (replayed) void reply.header('idempotent-replayed', 'true');
     return { ...WebhookEndpointDto.of(endpoint), secret };
   }
 
