@@ -53,13 +53,15 @@ const CLAIM: SqlStatement = {
          ), "endpoints" AS (
            SELECT t.id, t.owner, t.destination, t.turn
              FROM (
+               -- Within the owners' shares first: at most about $9 rows to rank by destination.
                SELECT e.*, coalesce(h.held, 0) + row_number() OVER (
                         PARTITION BY e.destination ORDER BY e.owner_turn, e.turn)
                         AS destination_turn
                  FROM "owner_turns" e
+                 JOIN "shares" s ON e.owner_turn <= s.per_owner
                  LEFT JOIN "held_by_destination" h ON h.destination = e.destination
              ) t, "shares" s
-            WHERE t.owner_turn <= s.per_owner AND t.destination_turn <= s.per_destination
+            WHERE t.destination_turn <= s.per_destination
             ORDER BY t.owner_turn, t.turn
             LIMIT $1
          ), "candidates" AS (
