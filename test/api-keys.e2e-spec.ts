@@ -280,7 +280,7 @@ describe('the admin API', () => {
       id: expect.any(Number),
       name: 'Acme',
       plan: 'enterprise',
-      limits: { perMinute: 100, perDay: 1000, openOrders: 500 },
+      limits: { perMinute: 100, perDay: 1000, openOrders: 500, webhookEndpoints: 50 },
       // A key issued without scopes: all of v1 and its own orders.
       scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
       organizationId: null,
@@ -304,7 +304,7 @@ describe('the admin API', () => {
       id,
       name: 'Acme',
       plan: 'enterprise',
-      limits: { perMinute: 100, perDay: 1000, openOrders: 500 },
+      limits: { perMinute: 100, perDay: 1000, openOrders: 500, webhookEndpoints: 50 },
       scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
       organizationId: null,
       expiresAt: null,

@@ -186,7 +186,7 @@ describe('the Error body: requestId, docUrl and details (v1.3)', () => {
           field: 'limits.perDy',
           issue: 'unknown_field',
           message: expect.stringMatching(
-            /^limits\.perDy is not a field of limits: did you mean perDay\? Its fields are perMinute, perDay, openOrders\.$/,
+            /^limits\.perDy is not a field of limits: did you mean perDay\? Its fields are perMinute, perDay, openOrders, webhookEndpoints\.$/,
           ),
         },
         {

@@ -91,7 +91,12 @@ describe('/v1/store: no key hoards the animals', () => {
       limits: { perMinute: 1000, perDay: 10_000, openOrders: 2 },
     });
     expect(issued.status).toBe(201);
-    expect(issued.body.limits).toEqual({ perMinute: 1000, perDay: 10_000, openOrders: 2 });
+    expect(issued.body.limits).toEqual({
+      perMinute: 1000,
+      perDay: 10_000,
+      openOrders: 2,
+      webhookEndpoints: 50,
+    });
     const listed = (await admin.get('/admin/api-keys')).body as { id: number; limits: object }[];
     expect(listed.find((k) => k.id === issued.body.id)!.limits).toEqual(issued.body.limits);
     const free = listed.find((k) => (k as { plan?: string }).plan === 'free');

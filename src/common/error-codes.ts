@@ -85,8 +85,9 @@ export const ERROR_CODES = {
   limit_reached: {
     status: 409,
     description:
-      'The resource already holds as many items as it may (a pet at most 12 photos); the message names the cap.',
-    remedy: 'Remove one of the items (a photo: deletePetPhoto) before adding another.',
+      'The resource already holds as many items as it may (a pet at most 12 photos; a key as many webhook endpoints as its plan allows); the message names the cap.',
+    remedy:
+      'Remove one of the items (a photo: deletePetPhoto; a webhook endpoint: deleteWebhookEndpoint) before adding another.',
   },
   gone: {
     status: 410,

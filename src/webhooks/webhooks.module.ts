@@ -4,6 +4,7 @@ import { SqlStatements } from '../platform/database/sql-statements';
 import { EventRecordingModule } from '../platform/events/event-recording.module';
 import { Feature } from '../platform/features/feature';
 import { HttpModule } from '../platform/http/http.module';
+import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
 import { ObservabilityModule } from '../platform/observability/observability.module';
 import { AddressPolicy } from './application/address-policy';
 import { CreateWebhookEndpoint } from './application/create-webhook-endpoint.use-case';
@@ -19,6 +20,7 @@ import { RotateWebhookSecret } from './application/rotate-webhook-secret.use-cas
 import { UpdateWebhookEndpoint } from './application/update-webhook-endpoint.use-case';
 import { DeliveryQueue, HostResolver, WebhookSender } from './application/webhook-delivery';
 import { WebhookEndpoints, WebhookSecrets } from './application/webhook-endpoints';
+import { EndpointCreationBudgetGuard } from './http/endpoint-creation-budget.guard';
 import { WebhookEndpointsController } from './http/webhook-endpoints.controller';
 import { AesWebhookSecrets } from './infrastructure/aes-webhook-secrets';
 import { DeliveryFanOut } from './infrastructure/delivery-fan-out';
@@ -41,7 +43,7 @@ import { WebhookWorker } from './infrastructure/webhook-worker';
   },
 })
 @Module({
-  imports: [HttpModule, EventRecordingModule, ObservabilityModule],
+  imports: [HttpModule, IdempotencyModule, EventRecordingModule, ObservabilityModule],
   controllers: [WebhookEndpointsController],
   providers: [
     CreateWebhookEndpoint,
@@ -56,6 +58,7 @@ import { WebhookWorker } from './infrastructure/webhook-worker';
     DeliverWebhook,
     DeliveryFanOut,
     WebhookMetrics,
+    EndpointCreationBudgetGuard,
     { provide: WebhookEndpoints, useClass: SqlWebhookEndpoints },
     { provide: HostResolver, useClass: DnsHostResolver },
     {

@@ -17,7 +17,7 @@ export class InMemoryOrganizationKeys extends OrganizationKeys {
       id: String(this.rows.length + 1),
       name: 'k',
       plan: 'pro',
-      limits: { perMinute: 300, perDay: 10_000, openOrders: 50 },
+      limits: { perMinute: 300, perDay: 10_000, openOrders: 50, webhookEndpoints: 10 },
       prefix: 'pet_test_abcd',
       expiresAt: null,
       previousSecretValidUntil: null,

@@ -220,7 +220,7 @@ export interface paths {
     put?: never;
     /**
      * Register a webhook endpoint
-     * @description Beta: it may still change. Events its key may read, of the types it names, are POSTed to it signed as Standard Webhooks says. The answer carries the secret, once. Scope: `webhooks:manage`.
+     * @description Beta: it may still change. Events its key may read, of the types it names, are POSTed to it signed as Standard Webhooks says. The answer carries the secret, once. A key has at most as many endpoints as its plan allows (free 3, pro 10, business 50, enterprise its own `limits.webhookEndpoints`): one more is a 409 `limit_reached`. Creations have their own budget, 10 a minute per key by default: beyond it, a 429 with `Retry-After`. Scope: `webhooks:manage`.
      */
     post: operations['createWebhookEndpoint'];
     delete?: never;
@@ -1076,6 +1076,11 @@ export interface components {
        * @example 50
        */
       openOrders: number;
+      /**
+       * @description Webhook endpoints it may have at once
+       * @example 10
+       */
+      webhookEndpoints: number;
     };
     /** @enum {string} */
     Scope:
@@ -3733,7 +3738,10 @@ export interface operations {
   createWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes retries safe: a retry with the same key and body within 24 hours returns the original 201 (with `Idempotent-Replayed: true`) instead of a second endpoint; the same key with another body is a 422. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3812,6 +3820,22 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `limit_reached`: The resource already holds as many items as it may (a pet at most 12 photos; a key as many webhook endpoints as its plan allows); the message names the cap. */
+      409: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `payload_too_large`: The body is larger than 16 KiB. */
       413: {
         headers: {
@@ -3830,6 +3854,22 @@ export interface operations {
       };
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `idempotency_key_reused`: The `Idempotency-Key` was already used by this API key with a different body. */
+      422: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];

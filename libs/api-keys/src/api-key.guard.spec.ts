@@ -71,7 +71,7 @@ describe('ApiKeyGuard', () => {
       keyId: '1',
       name: 'shop',
       plan: 'pro',
-      limits: { perMinute: 300, perDay: 10_000, openOrders: 50 },
+      limits: { perMinute: 300, perDay: 10_000, openOrders: 50, webhookEndpoints: 10 },
       scopes: [],
     });
   });

@@ -15,9 +15,9 @@ describe('ApiKeys', () => {
     const options = resolveOptions({
       keyPrefix: 'pet_live_',
       plans: {
-        free: { perMinute: 5, perDay: 50, openOrders: 5 },
-        pro: { perMinute: 300, perDay: 10_000, openOrders: 50 },
-        business: { perMinute: 1000, perDay: 100_000, openOrders: 500 },
+        free: { perMinute: 5, perDay: 50, openOrders: 5, webhookEndpoints: 3 },
+        pro: { perMinute: 300, perDay: 10_000, openOrders: 50, webhookEndpoints: 10 },
+        business: { perMinute: 1000, perDay: 100_000, openOrders: 500, webhookEndpoints: 50 },
       },
       scopes: { known: ['read', 'write', 'admin'], defaults: ['read', 'write'] },
     });
@@ -49,12 +49,23 @@ describe('ApiKeys', () => {
     );
     const limitsOf = async (plan: 'free' | 'pro' | 'business') =>
       (await defaults.issue({ name: plan, plan })).apiKey.limits;
-    expect(await limitsOf('free')).toEqual({ perMinute: 60, perDay: 1_000, openOrders: 5 });
-    expect(await limitsOf('pro')).toEqual({ perMinute: 300, perDay: 10_000, openOrders: 50 });
+    expect(await limitsOf('free')).toEqual({
+      perMinute: 60,
+      perDay: 1_000,
+      openOrders: 5,
+      webhookEndpoints: 3,
+    });
+    expect(await limitsOf('pro')).toEqual({
+      perMinute: 300,
+      perDay: 10_000,
+      openOrders: 50,
+      webhookEndpoints: 10,
+    });
     expect(await limitsOf('business')).toEqual({
       perMinute: 1_000,
       perDay: 100_000,
       openOrders: 500,
+      webhookEndpoints: 50,
     });
   });
 
@@ -64,14 +75,21 @@ describe('ApiKeys', () => {
       plan: 'enterprise',
       limits: { perMinute: 5000, perDay: 1_000_000 },
     });
-    expect(apiKey.limits).toEqual({ perMinute: 5000, perDay: 1_000_000, openOrders: 500 });
+    expect(apiKey.limits).toEqual({
+      perMinute: 5000,
+      perDay: 1_000_000,
+      openOrders: 500,
+      webhookEndpoints: 50,
+    });
     const capped = await keys.issue({
       name: 'capped',
       plan: 'enterprise',
-      limits: { perMinute: 5000, perDay: 1_000_000, openOrders: 7 },
+      limits: { perMinute: 5000, perDay: 1_000_000, openOrders: 7, webhookEndpoints: 4 },
     });
     expect(capped.apiKey.limits.openOrders).toBe(7);
     expect((await keys.list()).find((k) => k.name === 'capped')!.limits.openOrders).toBe(7);
+    expect(capped.apiKey.limits.webhookEndpoints).toBe(4);
+    expect((await keys.list()).find((k) => k.name === 'capped')!.limits.webhookEndpoints).toBe(4);
   });
 
   it.each<[string, IssueApiKey, RegExp]>([
@@ -91,6 +109,11 @@ describe('ApiKeys', () => {
       'a zero cap on open orders',
       { name: 'a', plan: 'enterprise', limits: { perMinute: 1, perDay: 1, openOrders: 0 } },
       /openOrders must be a positive/,
+    ],
+    [
+      'a zero cap on webhook endpoints',
+      { name: 'a', plan: 'enterprise', limits: { perMinute: 1, perDay: 1, webhookEndpoints: 0 } },
+      /webhookEndpoints must be a positive/,
     ],
     [
       'a negative limit',

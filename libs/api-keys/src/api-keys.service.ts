@@ -167,9 +167,9 @@ export class ApiKeys {
         'limits are required for the enterprise plan.',
       );
     }
-    for (const limit of ['perMinute', 'perDay', 'openOrders'] as const) {
+    for (const limit of ['perMinute', 'perDay', 'openOrders', 'webhookEndpoints'] as const) {
       const value = limits[limit];
-      if (limit === 'openOrders' && value === undefined) continue;
+      if ((limit === 'openOrders' || limit === 'webhookEndpoints') && value === undefined) continue;
       if (!Number.isSafeInteger(value) || value! < 1) {
         throw new ApiKeyRequestError(
           'validation_failed',

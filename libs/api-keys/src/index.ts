@@ -13,6 +13,7 @@ export * from './known-key-hashes';
 export * from './plans';
 export * from './typeorm/api-key.orm-entity';
 export * from './typeorm/api-key-open-orders.migration';
+export * from './typeorm/api-key-webhook-endpoints.migration';
 export * from './typeorm/api-key-rolls-and-expiry.migration';
 export * from './typeorm/api-key-scopes.migration';
 export * from './typeorm/create-api-keys.migration';

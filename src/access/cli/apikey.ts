@@ -16,7 +16,7 @@ import { dateTimeProblem, instantOf } from '../../common/date-time';
 export const API_KEY_USAGE = `Manage API keys in the configured database (DATABASE_URL, or the embedded one in DATA_DIR,
 through the service while it runs).
 
-  npm run apikey -- issue --name <name> --plan <${PLANS.join('|')}> [--per-minute N --per-day N [--open-orders N]]
+  npm run apikey -- issue --name <name> --plan <${PLANS.join('|')}> [--per-minute N --per-day N [--open-orders N] [--webhook-endpoints N]]
       [--scopes ${SCOPES.join(',')}]   (default: ${DEFAULT_SCOPES.join(',')})
       [--organization <id>]   (a staff key of that organisation; none: an adopter's or integrator's key)
       [--expires <date-time>]   (RFC 3339, at most two years away: refused from then on)
@@ -50,6 +50,7 @@ export async function apiKeyCommand(argv: string[], usage = API_KEY_USAGE): Prom
       'per-minute': { type: 'string' },
       'per-day': { type: 'string' },
       'open-orders': { type: 'string' },
+      'webhook-endpoints': { type: 'string' },
       scopes: { type: 'string' },
       organization: { type: 'string' },
       expires: { type: 'string' },
@@ -81,6 +82,9 @@ export async function apiKeyCommand(argv: string[], usage = API_KEY_USAGE): Prom
             ...(values['open-orders'] === undefined
               ? {}
               : { openOrders: Number(values['open-orders']) }),
+            ...(values['webhook-endpoints'] === undefined
+              ? {}
+              : { webhookEndpoints: Number(values['webhook-endpoints']) }),
           };
     const expires = values.expires;
     if (expires !== undefined && dateTimeProblem(expires)) {

@@ -24,7 +24,7 @@ describe('the organisation key use cases', () => {
       scopes: MANAGER_SCOPES,
       organizationId: 2,
       plan: 'enterprise',
-      limits: { perMinute: 5000, perDay: 100_000, openOrders: 80 },
+      limits: { perMinute: 5000, perDay: 100_000, openOrders: 80, webhookEndpoints: 20 },
     });
     keys.add({ scopes: ['pets:read'], organizationId: 2 });
     keys.add({ scopes: MANAGER_SCOPES, organizationId: 3 });
@@ -60,7 +60,7 @@ describe('the organisation key use cases', () => {
         name: 'Front desk',
         organizationId: 2,
         plan: 'enterprise',
-        limits: { perMinute: 5000, perDay: 100_000, openOrders: 80 },
+        limits: { perMinute: 5000, perDay: 100_000, openOrders: 80, webhookEndpoints: 20 },
         scopes: ['pets:read', 'pets:manage'],
       });
     });

@@ -6,7 +6,7 @@ export interface KeyRequest {
   organizationId: number;
   /** The issuer's own plan and, for an enterprise plan, its limits. */
   plan: string;
-  limits: { perMinute: number; perDay: number; openOrders: number };
+  limits: { perMinute: number; perDay: number; openOrders: number; webhookEndpoints: number };
   expiresAt: Date | null;
 }
 

@@ -10,6 +10,7 @@ export interface Key {
     readonly perMinute: number;
     readonly perDay: number;
     readonly openOrders: number;
+    readonly webhookEndpoints: number;
   };
   readonly scopes: readonly string[];
   readonly organizationId: number | null;

@@ -108,6 +108,8 @@ export interface WebhooksConfig {
   /** Attempts under way at once on this instance, and to one endpoint from it. */
   concurrency: number;
   endpointConcurrency: number;
+  /** Endpoints one key may create in a minute (its own budget, apart from the key's). */
+  endpointCreationsPerMinute: number;
 }
 
 export interface EventsConfig {
@@ -379,6 +381,13 @@ function webhooksConfig(env: Env): WebhooksConfig {
     pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 250, 10, 60_000),
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1000),
     endpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 100),
+    endpointCreationsPerMinute: integer(
+      env,
+      'WEBHOOK_ENDPOINT_CREATIONS_PER_MINUTE',
+      10,
+      1,
+      10_000,
+    ),
   };
 }
 

@@ -12,6 +12,11 @@ export interface ClaimedDelivery {
   readonly endpoint: {
     readonly id: EndpointId;
     readonly url: string;
+    /**
+     * Where its attempts go: the URL's host and port (its authority), as the claim's fairness
+     * counts destinations.
+     */
+    readonly destination: string;
     readonly owner: string;
     /** The owner key's scopes now; none when it is revoked. */
     readonly ownerScopes: readonly string[];
@@ -34,6 +39,21 @@ export interface ClaimedDelivery {
   };
 }
 
+/** What an instance asks of a claim, with what it already holds. */
+export interface ClaimRequest {
+  /** Deliveries to claim at most: the instance's room. */
+  readonly limit: number;
+  /** Of one endpoint at most. */
+  readonly perEndpoint: number;
+  /** Endpoints holding as many attempts as one may: none of theirs. */
+  readonly busy: readonly EndpointId[];
+  /** Attempts the instance holds at most (WEBHOOK_CONCURRENCY): the whole its shares divide. */
+  readonly concurrency: number;
+  /** Attempts the instance holds (under way or waiting), per owner key and per destination. */
+  readonly heldByOwner: ReadonlyMap<string, number>;
+  readonly heldByDestination: ReadonlyMap<string, number>;
+}
+
 /**
  * Port: the deliveries waiting in PostgreSQL. Any number of instances claim from it at once; a
  * delivery is claimed by one at a time, for a lease, and taken over by another when the lease ends
@@ -41,14 +61,14 @@ export interface ClaimedDelivery {
  */
 export abstract class DeliveryQueue {
   /**
-   * Claims due deliveries of enabled endpoints: at most `limit`, at most `perEndpoint` of one
-   * endpoint, none of the endpoints in `busy`.
+   * Claims due deliveries of enabled endpoints, fairly (docs/adr/0047): at most `limit`, at most
+   * `perEndpoint` of one endpoint, none of the endpoints in `busy`; and no owner key or
+   * destination holds, with what it already holds, more than its share: `concurrency` divided by
+   * one more than the owners (destinations) that hold attempts or have some due, at least 1. The
+   * one more is the room kept for an owner that is not waiting yet. Owners take turns: each one's
+   * next delivery is claimed before anyone's following one, the least served first.
    */
-  abstract claim(
-    limit: number,
-    perEndpoint: number,
-    busy: readonly EndpointId[],
-  ): Promise<ClaimedDelivery[]>;
+  abstract claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
   /**
    * Records the attempt and what follows it; disables the endpoint when it answered 410 or has
    * failed everything since `disableAfterHours` ago. Nothing if the claim was taken over meanwhile.

@@ -34,7 +34,11 @@ export interface DeliveryAttempt {
  * never found, changed or listed (null / false, as one that does not exist).
  */
 export abstract class WebhookEndpoints {
-  abstract create(endpoint: NewEndpoint): Promise<WebhookEndpoint>;
+  /**
+   * Adds the endpoint unless its owner already has `limit` of them: null then. Two creations of
+   * one owner, on any instance, are counted one after the other, never both under the cap.
+   */
+  abstract create(endpoint: NewEndpoint, limit: number): Promise<WebhookEndpoint | null>;
   /** The owner's endpoints, ascending id, after `after`. */
   abstract page(owner: string, after: EndpointId, limit: number): Promise<WebhookEndpoint[]>;
   abstract find(owner: string, id: EndpointId): Promise<WebhookEndpoint | null>;

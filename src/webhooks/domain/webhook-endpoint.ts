@@ -76,6 +76,18 @@ export class WebhookEndpointNotFoundError extends DomainError {
   }
 }
 
+/** A key with as many endpoints as its plan allows adds none (CONTRACT.md, "Trust, round 3"). */
+export class WebhookEndpointLimitError extends DomainError {
+  readonly code = 'limit_reached';
+
+  constructor(limit: number) {
+    super(
+      `This key already has ${limit} webhook endpoints, as many as its plan allows: ` +
+        'delete one first (deleteWebhookEndpoint, DELETE /v1/webhook-endpoints/{endpointId}).',
+    );
+  }
+}
+
 export class InvalidWebhookEndpointError extends DomainError {
   readonly code = 'validation_failed';
 }

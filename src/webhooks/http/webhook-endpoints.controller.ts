@@ -9,6 +9,7 @@ import {
   Post,
   Query,
   Res,
+  UseGuards,
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
@@ -19,6 +20,11 @@ import {
   BODY_ERRORS,
   KEY_PROTECTED_ERRORS,
 } from '../../platform/http/errors/api-error-responses.decorator';
+import {
+  ApiIdempotencyKeyHeader,
+  IdempotencyKey,
+  IdempotencyKeyHeader,
+} from '../../platform/http/request/idempotency-key';
 import { PageQueryDto } from '../../platform/http/request/page-query.dto';
 import { ApiNamedArrayResponse } from '../../platform/http/response/api-named-array-response.decorator';
 import { nextPageLink, nextPageLinkHeader } from '../../platform/http/response/next-page-link';
@@ -43,6 +49,7 @@ import {
   WebhookRecoveryDto,
 } from './dto/new-webhook-endpoint.dto';
 import { WebhookDeliveryAttemptDto } from './dto/webhook-delivery-attempt.dto';
+import { EndpointCreationBudgetGuard } from './endpoint-creation-budget.guard';
 import { endpointIdOf, WebhookEndpointIdParamsDto } from './dto/webhook-endpoint-id.params.dto';
 import {
   CreatedWebhookEndpointDto,
@@ -77,11 +84,12 @@ export class WebhookEndpointsController {
   @HttpCode(201)
   @Stability('beta')
   @RequiresScope('webhooks:manage')
+  @UseGuards(EndpointCreationBudgetGuard)
   @ApiOperation({
     operationId: 'createWebhookEndpoint',
     summary: 'Register a webhook endpoint',
     description:
-      'Events its key may read, of the types it names, are POSTed to it signed as Standard Webhooks says. The answer carries the secret, once.',
+      'Events its key may read, of the types it names, are POSTed to it signed as Standard Webhooks says. The answer carries the secret, once. A key has at most as many endpoints as its plan allows (free 3, pro 10, business 50, enterprise its own `limits.webhookEndpoints`): one more is a 409 `limit_reached`. Creations have their own budget, 10 a minute per key by default: beyond it, a 429 with `Retry-After`.',
   })
   @ApiResponse({
     status: 201,
@@ -94,15 +102,23 @@ export class WebhookEndpointsController {
       },
     },
   })
-  @ApiErrorResponses(...BODY_ERRORS)
+  @ApiIdempotencyKeyHeader('endpoint')
+  @ApiErrorResponses(...BODY_ERRORS, 'limit_reached', 'idempotency_key_reused')
   async create(
     @Body() body: NewWebhookEndpointDto,
+    @IdempotencyKey() { key }: IdempotencyKeyHeader,
     @AuthenticatedClient() client: ApiClient,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatedWebhookEndpointDto> {
-    const { endpoint, secret } = await this.createEndpoint.execute(requesterOf(client), body);
+    const idempotency = key === undefined ? undefined : { scope: `key:${client.keyId}`, key };
+    const { endpoint, secret, replayed } = await this.createEndpoint.execute(
+      { ...requesterOf(client), endpointLimit: client.limits.webhookEndpoints },
+      body,
+      idempotency,
+    );
     const address = `${this.config.http.publicBaseUrl}/webhook-endpoints/${endpoint.id}`;
     void reply.header('location', address);
+    if (replayed) void reply.header('idempotent-replayed', 'true');
     return { ...WebhookEndpointDto.of(endpoint), secret };
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { eventIdOf, numberOfUuid } from '../../common/events/event-id';
-import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
+import { AdvisoryLock, SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { AttemptError, AttemptOutcome } from '../domain/delivery';
 import {
   DisabledReason,
@@ -17,10 +17,20 @@ const instant = (column: string) =>
 const COLUMNS = `id, owner_key_id AS "owner", url, events, description, enabled,
   disabled_reason AS "disabledReason", ${instant('created_at')} AS "createdAt"`;
 
+/**
+ * Serialises the endpoint creations of one key (docs/adr/0047), for the rest of the transaction:
+ * each counts the key's endpoints after the one before it committed, so parallel creations, on
+ * any instance, never pass the cap together. The first number names the lock's use (orders take
+ * 20220); two keys whose ids are equal modulo 2^31 only wait for each other.
+ */
+const ownerLock = (owner: string): AdvisoryLock => [20470, Number(BigInt(owner) % 2n ** 31n)];
+/** Inserts only while the owner has fewer than $6 endpoints: counted under ownerLock. */
 const INSERT: SqlStatement = {
   name: 'webhook_endpoints_insert',
   text: `INSERT INTO webhook_endpoints (owner_key_id, url, events, description, secret)
-         VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+         SELECT $1, $2, $3, $4, $5
+          WHERE (SELECT count(*) FROM webhook_endpoints WHERE owner_key_id = $1) < $6
+         RETURNING ${COLUMNS}`,
 };
 const PAGE: SqlStatement = {
   name: 'webhook_endpoints_page',
@@ -142,15 +152,18 @@ export class SqlWebhookEndpoints extends WebhookEndpoints {
     super();
   }
 
-  async create({ owner, url, events, description, sealedSecret }: NewEndpoint) {
-    const [row] = await this.sql.query<EndpointRow>(INSERT, [
-      owner,
-      url,
-      events,
-      description,
-      sealedSecret,
-    ]);
-    return toEndpoint(row);
+  create({ owner, url, events, description, sealedSecret }: NewEndpoint, limit: number) {
+    return this.sql.transaction(async () => {
+      const [row] = await this.sql.query<EndpointRow>(INSERT, [
+        owner,
+        url,
+        events,
+        description,
+        sealedSecret,
+        limit,
+      ]);
+      return row ? toEndpoint(row) : null;
+    }, ownerLock(owner));
   }
 
   async page(owner: string, after: EndpointId, limit: number) {

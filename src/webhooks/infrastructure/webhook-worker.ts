@@ -17,8 +17,10 @@ export interface WorkerLimits {
  * The delivery worker every instance runs (docs/adr/0031): it claims due deliveries from
  * PostgreSQL while it has room, attempts each, and polls again at once while there is work, every
  * WEBHOOK_POLL_INTERVAL_MS when there is none. Attempts to one endpoint are capped, and an
- * endpoint at its cap is left out of the next claims, so a slow or dead receiver holds only its
- * own share of the instance: the others' deliveries go on.
+ * endpoint at its cap is left out of the next claims; and each claim is told what the instance
+ * holds per owner key and per destination, so that neither holds more than its fair share of
+ * the instance (docs/adr/0047): a key whose receivers hang, or a host that hangs, holds only its
+ * share, and the others' deliveries go on.
  */
 @Injectable()
 export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -29,6 +31,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     { running: number; waiting: ClaimedDelivery[] }
   >();
   private held = 0;
+  /** Attempts held (under way or waiting) per owner key and per destination: none kept at 0. */
+  private readonly heldByOwner = new Map<string, number>();
+  private readonly heldByDestination = new Map<string, number>();
   private stopping = false;
   private loop?: Promise<void>;
   private readonly attempts = new Set<Promise<void>>();
@@ -61,7 +66,14 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
       let claimed: ClaimedDelivery[] = [];
       if (room > 0) {
         try {
-          claimed = await this.queue.claim(room, this.limits.endpointConcurrency, this.busy());
+          claimed = await this.queue.claim({
+            limit: room,
+            perEndpoint: this.limits.endpointConcurrency,
+            busy: this.busy(),
+            concurrency: this.limits.concurrency,
+            heldByOwner: this.heldByOwner,
+            heldByDestination: this.heldByDestination,
+          });
         } catch (error) {
           this.warn(`Could not claim webhook deliveries: ${(error as Error).message}`);
         }
@@ -91,6 +103,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
 
   private hold(delivery: ClaimedDelivery): void {
     this.held += 1;
+    count(this.heldByOwner, delivery.endpoint.owner, 1);
+    count(this.heldByDestination, delivery.endpoint.destination, 1);
     const id = delivery.endpoint.id;
     let slot = this.endpoints.get(id);
     if (!slot) this.endpoints.set(id, (slot = { running: 0, waiting: [] }));
@@ -108,6 +122,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
         this.attempts.delete(attempt);
         slot.running -= 1;
         this.held -= 1;
+        count(this.heldByOwner, delivery.endpoint.owner, -1);
+        count(this.heldByDestination, delivery.endpoint.destination, -1);
         if (slot.running === 0 && slot.waiting.length === 0) this.endpoints.delete(id);
         else this.startWaiting(id);
         this.wake?.();
@@ -134,4 +150,11 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     this.lastWarning = Date.now();
     this.logger.warn(message);
   }
+}
+
+/** Adds `by` to a count, forgetting it at 0. */
+function count(counts: Map<string, number>, key: string, by: number): void {
+  const value = (counts.get(key) ?? 0) + by;
+  if (value > 0) counts.set(key, value);
+  else counts.delete(key);
 }

@@ -21,6 +21,10 @@ export class ApiKeyOrmEntity {
   @Column({ name: 'open_orders', type: 'integer', nullable: true })
   openOrders!: number | null;
 
+  /** An enterprise key's cap on webhook endpoints; null: the default (see plans.ts). */
+  @Column({ name: 'webhook_endpoints', type: 'integer', nullable: true })
+  webhookEndpoints!: number | null;
+
   @Column({ type: 'text', array: true })
   scopes!: string[];
 

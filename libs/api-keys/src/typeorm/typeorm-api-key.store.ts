@@ -17,6 +17,7 @@ function toRecord(row: ApiKeyOrmEntity): ApiKeyRecord {
             perMinute: row.perMinute,
             perDay: row.perDay,
             ...(row.openOrders === null ? {} : { openOrders: row.openOrders }),
+            ...(row.webhookEndpoints === null ? {} : { webhookEndpoints: row.webhookEndpoints }),
           }
         : null,
     scopes: row.scopes,
@@ -63,6 +64,7 @@ export class TypeOrmApiKeyStore extends ApiKeyStore {
         perMinute: key.limits?.perMinute ?? null,
         perDay: key.limits?.perDay ?? null,
         openOrders: key.limits?.openOrders ?? null,
+        webhookEndpoints: key.limits?.webhookEndpoints ?? null,
         scopes: key.scopes,
         organizationId: key.organizationId,
         expiresAt: key.expiresAt,

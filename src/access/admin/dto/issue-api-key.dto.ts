@@ -44,6 +44,20 @@ export class RateLimitsDto {
   @Min(1)
   @Max(1_000_000)
   openOrders?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    example: 50,
+    description:
+      'Webhook endpoints the key may have at once. On issue: enterprise keys only, default 50. ' +
+      'Always shown in answers: free 3, pro 10, business 50.',
+  })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  webhookEndpoints?: number;
 }
 
 @ApiSchema({ name: 'NewApiKey' })

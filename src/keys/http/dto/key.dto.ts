@@ -12,6 +12,13 @@ export class KeyLimitsDto {
 
   @ApiProperty({ type: 'integer', description: 'Orders it may hold open at once', example: 50 })
   openOrders!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'Webhook endpoints it may have at once',
+    example: 10,
+  })
+  webhookEndpoints!: number;
 }
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
