@@ -33,6 +33,7 @@ import { GetWebhookEndpoint } from '../application/get-webhook-endpoint.use-case
 import { ListWebhookDeliveries } from '../application/list-webhook-deliveries.use-case';
 import { ListWebhookEndpoints } from '../application/list-webhook-endpoints.use-case';
 import { PingWebhookEndpoint } from '../application/ping-webhook-endpoint.use-case';
+import { instantOf } from '../../common/date-time';
 import { RecoverWebhookDeliveries } from '../application/recover-webhook-deliveries.use-case';
 import { RotateWebhookSecret } from '../application/rotate-webhook-secret.use-case';
 import { UpdateWebhookEndpoint } from '../application/update-webhook-endpoint.use-case';
@@ -293,7 +294,7 @@ export class WebhookEndpointsController {
     await this.recoverDeliveries.execute(
       requesterOf(client),
       endpointIdOf(params),
-      new Date(body.since),
+      instantOf(body.since),
     );
   }
 }
