@@ -1008,7 +1008,7 @@ export interface components {
        * @description First line of the street address
        * @example 12 Harbour Road
        */
-      line1?: Record<string, never> | null;
+      line1?: string | null;
       /**
        * @description City (it cannot be removed)
        * @example Bristol
@@ -1018,12 +1018,12 @@ export interface components {
        * @description Region, state or county
        * @example Avon
        */
-      region?: Record<string, never> | null;
+      region?: string | null;
       /**
        * @description Postal code
        * @example BS1 5TY
        */
-      postalCode?: Record<string, never> | null;
+      postalCode?: string | null;
       /**
        * @description ISO 3166-1 alpha-2, in capitals
        * @example GB
@@ -1051,7 +1051,7 @@ export interface components {
        * @description Digits, with an optional leading +
        * @example +44 117 496 0000
        */
-      phone?: Record<string, never> | null;
+      phone?: string | null;
       /**
        * Format: uri
        * @description An absolute https URL without credentials; answered as parsed
@@ -1064,7 +1064,7 @@ export interface components {
        * @description What adopters should know, up to 5,000 characters
        * @example Home visits before every adoption.
        */
-      adoptionPolicy?: Record<string, never> | null;
+      adoptionPolicy?: string | null;
     };
     KeyLimits: {
       /** @example 300 */

@@ -17,7 +17,7 @@ export const ORGANIZATION_TEXT = {
   city: { min: 1, max: 100 },
   region: { min: 1, max: 100 },
   postalCode: { min: 1, max: 20 },
-  adoptionPolicy: { min: 1, max: 5000 },
+  adoptionPolicy: { min: 1, max: 5000, multiline: true },
 } as const satisfies Record<string, TextBounds>;
 
 export interface Address {

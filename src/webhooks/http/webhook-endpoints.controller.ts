@@ -13,6 +13,7 @@ import {
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
 import type { FastifyReply } from 'fastify';
+import { instantOf } from '../../common/date-time';
 import { AppConfig } from '../../platform/config/app-config';
 import {
   ApiErrorResponses,
@@ -33,11 +34,10 @@ import { GetWebhookEndpoint } from '../application/get-webhook-endpoint.use-case
 import { ListWebhookDeliveries } from '../application/list-webhook-deliveries.use-case';
 import { ListWebhookEndpoints } from '../application/list-webhook-endpoints.use-case';
 import { PingWebhookEndpoint } from '../application/ping-webhook-endpoint.use-case';
-import { instantOf } from '../../common/date-time';
 import { RecoverWebhookDeliveries } from '../application/recover-webhook-deliveries.use-case';
 import { RotateWebhookSecret } from '../application/rotate-webhook-secret.use-case';
 import { UpdateWebhookEndpoint } from '../application/update-webhook-endpoint.use-case';
-import { MAX_ENDPOINT_ID } from '../domain/webhook-endpoint';
+import { MAX_ENDPOINT_ID, parsedUrl } from '../domain/webhook-endpoint';
 import {
   NewWebhookEndpointDto,
   WebhookEndpointUpdateDto,
@@ -101,7 +101,11 @@ export class WebhookEndpointsController {
     @AuthenticatedClient() client: ApiClient,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatedWebhookEndpointDto> {
-    const { endpoint, secret } = await this.createEndpoint.execute(requesterOf(client), body);
+    // Stored as parsed: CreateWebhookEndpoint stores the url it is given.
+    const { endpoint, secret } = await this.createEndpoint.execute(requesterOf(client), {
+      ...body,
+      url: parsedUrl(body.url),
+    });
     const address = `${this.config.http.publicBaseUrl}/webhook-endpoints/${endpoint.id}`;
     void reply.header('location', address);
     return { ...WebhookEndpointDto.of(endpoint), secret };
