@@ -463,7 +463,22 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
 
   it('the categories answer every name and query as documented: 200, 201, 409 or 400, never a 5xx', async () => {
     const api = apiClient(t.url, t.auth);
-    const categoryName = text(1, 50).filter((s) => /\S/.test(s));
+    /**
+     * A word (letters, marks and digits, once invisible characters are gone) with letters of two of
+     * Latin, Cyrillic and Greek: a unique name may not have one (docs/api.md, "Categories").
+     */
+    const mixesScripts = (name: string) =>
+      name
+        .replace(/[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/gu, '')
+        .normalize('NFKC')
+        .split(/[^\p{L}\p{M}\p{Nd}]+/u)
+        .some(
+          (word) =>
+            [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u].filter((script) =>
+              script.test(word),
+            ).length > 1,
+        );
+    const categoryName = text(1, 50).filter((s) => /\S/.test(s) && !mixesScripts(s));
     const validPut = fc.record({
       id: fc.oneof(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: MAX_SAFE })),
       body: fc.record({ name: fc.oneof(categoryName, fc.constantFrom('Dogs', 'DOGS', 'dogs')) }),
