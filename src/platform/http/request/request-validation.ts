@@ -10,6 +10,7 @@ import {
 import { ApiError } from '../errors/api-error';
 import { clientTextProblem } from './client-text';
 import { RejectedBody } from './json-body';
+import { ParsedQuery, QUERY_REFUSAL } from './strict-query';
 import { ValidationCache } from './validation-cache';
 import { InputKind, validationDetails } from './validation-details';
 
@@ -95,6 +96,14 @@ function refuseForbiddenKeys(value: unknown): void {
   ]);
 }
 
+/** A query the router could not decode (strict-query.ts): refused as a whole, naming the parameter. */
+function refuseBadlyEncodedQuery(value: unknown): void {
+  const refusal = (value as ParsedQuery | undefined)?.[QUERY_REFUSAL];
+  if (refusal !== undefined) {
+    throw ApiError.invalid([{ field: 'query', issue: 'format', message: refusal }]);
+  }
+}
+
 /** The body a handler takes: the deferred parse failure raised, anything but a JSON object refused. */
 function jsonObjectBody(value: unknown): object {
   if (value instanceof RejectedBody) throw value.error;
@@ -156,7 +165,10 @@ export class RequestValidationPipe implements PipeTransform {
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type === 'body') value = jsonObjectBody(value);
-    else if (metadata.type === 'query') refuseForbiddenKeys(value);
+    else if (metadata.type === 'query') {
+      refuseBadlyEncodedQuery(value);
+      refuseForbiddenKeys(value);
+    }
     const metatype = metadata.metatype as ClassConstructor<object> | undefined;
     if (!metatype || SCALAR_TYPES.has(metatype)) {
       if (!metadata.data && (metadata.type === 'body' || metadata.type === 'query')) {
