@@ -9,6 +9,11 @@ import {
   BODY_ERRORS,
   KEY_PROTECTED_ERRORS,
 } from '../../platform/http/errors/api-error-responses.decorator';
+import {
+  ApiIdempotencyKeyHeader,
+  IdempotencyKey,
+  IdempotencyKeyHeader,
+} from '../../platform/http/request/idempotency-key';
 import { requesterOf } from '../../platform/http/request/requester';
 import {
   AnyValidKey,
@@ -83,16 +88,24 @@ export class KeysController {
       'its secret is shown in this answer only.',
   })
   @ApiResponse({ status: 201, type: KeyWithSecretDto })
-  @ApiErrorResponses(...BODY_ERRORS)
+  @ApiIdempotencyKeyHeader('key')
+  @ApiErrorResponses(...BODY_ERRORS, 'idempotency_key_reused')
   async issue(
     @Body() body: NewKeyDto,
+    @IdempotencyKey() { key }: IdempotencyKeyHeader,
     @AuthenticatedClient() client: ApiClient,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<KeyWithSecretDto> {
-    const issued = await this.issueKey.execute(requesterOf(client), {
-      name: body.name,
-      scopes: body.scopes,
-      expiresAt: body.expiresAt === undefined ? null : instantOf(body.expiresAt),
-    });
+    const issued = await this.issueKey.execute(
+      requesterOf(client),
+      {
+        name: body.name,
+        scopes: body.scopes,
+        expiresAt: body.expiresAt === undefined ? null : instantOf(body.expiresAt),
+      },
+      key === undefined ? undefined : { scope: `key:${client.keyId}`, key },
+    );
+    if (issued.replayed) void reply.header('idempotent-replayed', 'true');
     return withSecret(issued);
   }
 
