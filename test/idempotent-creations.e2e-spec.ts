@@ -134,6 +134,34 @@ describe('Idempotency-Key on every creating POST', () => {
     );
   });
 
+  it("rollKey: a retried roll answers the first roll's secret, and rolls once", async () => {
+    const issued = await staff
+      .post('/v1/keys')
+      .send({ name: 'Desk', scopes: ['pets:read'] })
+      .expect(201);
+    const roll = () =>
+      staff
+        .post(`/v1/keys/${issued.body.id}/roll`)
+        .set('idempotency-key', 'roll-1')
+        .send({ overlapSeconds: 60 });
+    const first = await roll();
+    const retry = await roll();
+    expect([first.status, retry.status]).toEqual([200, 200]);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body.key).toBe(first.body.key);
+    // One roll: the secret it replaced is the one issued, still in its overlap, and the new one works.
+    for (const secret of [issued.body.key, first.body.key]) {
+      await request(t.url)
+        .get('/v1/keys/self')
+        .set('authorization', `Bearer ${secret}`)
+        .expect(200);
+    }
+    const [record] = await t.dataSource.query(
+      `SELECT response::text FROM idempotency_keys WHERE key LIKE 'sha256:%'`,
+    );
+    expect(record.response).not.toContain(first.body.key);
+  });
+
   it('keeps the keys of different clients apart: the admin and a staff key may use the same one', async () => {
     await admin
       .post('/admin/api-keys')

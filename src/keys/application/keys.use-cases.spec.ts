@@ -97,9 +97,11 @@ describe('the organisation key use cases', () => {
 
   describe('RollKey and RevokeOrganizationKey', () => {
     it("rolls and revokes its own organisation's keys, itself included", async () => {
-      const rolled = await new RollKey(keys).execute(manager, '2', 60);
+      const rolled = await new RollKey(keys, new InMemoryIdempotency()).execute(manager, '2', 60);
       expect(rolled.key.previousSecretValidUntil).not.toBeNull();
-      expect((await new RollKey(keys).execute(manager, '1', 0)).key.id).toBe('1');
+      expect(
+        (await new RollKey(keys, new InMemoryIdempotency()).execute(manager, '1', 0)).key.id,
+      ).toBe('1');
       await new RevokeOrganizationKey(keys).execute(manager, '2');
       expect(keys.rows[1].revokedAt).not.toBeNull();
     });
@@ -107,7 +109,9 @@ describe('the organisation key use cases', () => {
     it("answers another organisation's key, a key of none, a revoked one and an unknown one with 404, changing nothing", async () => {
       await new RevokeOrganizationKey(keys).execute(manager, '2');
       for (const id of ['3', '4', '2', '99']) {
-        await expect(new RollKey(keys).execute(manager, id, 0)).rejects.toThrow(KeyNotFoundError);
+        await expect(
+          new RollKey(keys, new InMemoryIdempotency()).execute(manager, id, 0),
+        ).rejects.toThrow(KeyNotFoundError);
         await expect(new RevokeOrganizationKey(keys).execute(manager, id)).rejects.toThrow(
           KeyNotFoundError,
         );

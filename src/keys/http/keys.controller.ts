@@ -141,13 +141,23 @@ export class KeysController {
       "then is refused on every instance. Keys of the calling key's organisation only (another's is a 404).",
   })
   @ApiResponse({ status: 200, type: KeyWithSecretDto })
-  @ApiErrorResponses(...BODY_ERRORS, 'not_found')
+  @ApiIdempotencyKeyHeader('roll', 200)
+  @ApiErrorResponses(...BODY_ERRORS, 'not_found', 'idempotency_key_reused')
   async roll(
     @Param() { keyId }: KeyIdParamsDto,
     @Body() body: KeyRollDto,
+    @IdempotencyKey() { key }: IdempotencyKeyHeader,
     @AuthenticatedClient() client: ApiClient,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<KeyWithSecretDto> {
-    return withSecret(await this.rollKey.execute(requesterOf(client), keyId, body.overlapSeconds));
+    const rolled = await this.rollKey.execute(
+      requesterOf(client),
+      keyId,
+      body.overlapSeconds,
+      key === undefined ? undefined : { scope: `key:${client.keyId}`, key },
+    );
+    if (rolled.replayed) void reply.header('idempotent-replayed', 'true');
+    return withSecret(rolled);
   }
 
   @Delete(':keyId')
