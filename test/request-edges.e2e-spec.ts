@@ -113,6 +113,7 @@ describe('request edges: repeated JSON members and percent-encoding', () => {
         '/v1/categories?limit=%2',
         '/v1/keys/self?x=%C3',
         '/admin/organizations?name=%E0%A4%A',
+        '/admin/api-keys?x=%FF',
       ]) {
         const client = path.startsWith('/admin') ? admin : api;
         expectError(await client.get(path), 400, 'validation_failed');

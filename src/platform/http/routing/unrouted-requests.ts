@@ -24,14 +24,14 @@ export function useRouteTable(fastify: object, routes: RouteTable): void {
  */
 export function routeUnroutedToFallback(this: object, request: IncomingMessage): string {
   const url = request.url ?? '/';
-  if (!url.startsWith('/v1') || (url.length > 3 && url[3] !== '/' && url[3] !== '?')) return url;
-  const routes = tables.get(this);
   const query = url.indexOf('?');
-  // A query that cannot be decoded is refused by the fallback, whatever the operation: one
-  // without query parameters would otherwise never look at it.
+  // A query that cannot be decoded is refused by the fallback, whatever the operation (the admin
+  // API's too): one without query parameters would otherwise never look at it.
   if (query !== -1 && url.includes('%', query) && queryProblemOf(url) !== null) {
     return FALLBACK_URL;
   }
+  if (!url.startsWith('/v1') || (url.length > 3 && url[3] !== '/' && url[3] !== '?')) return url;
+  const routes = tables.get(this);
   const path = query === -1 ? url : url.slice(0, query);
   return routes && !routes.serves(request.method ?? 'GET', path) ? FALLBACK_URL : url;
 }
