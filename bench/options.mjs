@@ -37,6 +37,10 @@ const nodeOption = (argv) => stringOption(argv, 'node') ?? (process.env.BENCH_NO
  * --compare=<checkout>: only an A/B comparison of this build (B) with another checkout's built
  * service (A), e.g. a worktree of the commit before a change; --compare=. measures the noise
  * (bench/results/compare.md);
+ * --unanalysed: only pages of 10,000 pets never analysed against the same after ANALYZE
+ * (bench/results/unanalysed.json);
+ * --fan-out: only createPet with 10,000 endpoints of another key subscribed against none
+ * (bench/results/fan-out.json);
  * --webhook-backlog=N: the deliveries the webhooks scenario queues at once and drains under a read
  * load (100,000; 300 with --smoke);
  * --smoke: one short round of everything, to check that the benchmark works (CI): it writes
@@ -64,6 +68,8 @@ export function options(argv) {
     compare: stringOption(argv, 'compare'),
     attribute: stringOption(argv, 'attribute'),
     frameworks: flag(argv, 'frameworks', false),
+    fanOut: flag(argv, 'fan-out', false),
+    unanalysed: flag(argv, 'unanalysed', false),
     webhookBacklog: flag(argv, 'webhook-backlog', smoke ? 300 : 100_000),
     smoke,
     command: `npm run bench -- ${argv.join(' ')}`.trim(),

@@ -31,6 +31,10 @@ export const TARGETS = {
   newCategoryCpuRatio: 1.1,
   /** placeOrder with three subscribed endpoints: service CPU per request, at most this many times with none. */
   webhooksPlaceOrderCpuRatio: 1.2,
+  /** createPet with 10,000 endpoints of another key subscribed: p99 at most this many times with none. */
+  fanOutP99Ratio: 1.2,
+  /** A page of pets never analysed: throughput at least, p99 at most, this share of the same after ANALYZE. */
+  unanalysedShare: 0.9,
   /** From a change's commit to its delivery's receipt at a local receiver, no backlog: p95 at most (ms). */
   commitToReceiptP95Ms: 1000,
   /** Deliveries a second to a local receiver, at least. */
@@ -275,6 +279,31 @@ export function verdicts(report) {
       ),
       drain,
     );
+  }
+  if (report.fanOut) {
+    const f = report.fanOut;
+    rows.push(
+      target(
+        `\`POST /v1/pets\` at ${f.rate} req/s with ${f.endpoints.toLocaleString('en')} endpoints of another key subscribed to \`pet.created\`: p99 ≤ ${TARGETS.fanOutP99Ratio}× with none (fan-out after the write)`,
+        f.p99Ratio,
+        TARGETS.fanOutP99Ratio,
+        '×',
+        { digits: 2 },
+      ),
+    );
+  }
+  if (report.unanalysed) {
+    for (const [name, { throughput }] of Object.entries(report.unanalysed.ratios)) {
+      rows.push(
+        target(
+          `\`${name}\` on ${report.unanalysed.pets.toLocaleString('en')} pets never analysed: throughput ≥ ${TARGETS.unanalysedShare}× after ANALYZE`,
+          throughput,
+          TARGETS.unanalysedShare,
+          '×',
+          { digits: 2, atLeast: true },
+        ),
+      );
+    }
   }
   if (report.soak) {
     // Flat: grows less than the threshold, so a growth equal to it is not met.

@@ -22,6 +22,8 @@ import { measureCapacity } from './scenarios/capacity.mjs';
 import { measureCatalogue } from './scenarios/catalogue.mjs';
 import { attributionMarkdown, measureAttribution } from './scenarios/attribution.mjs';
 import { comparisonMarkdown, measureComparison } from './scenarios/compare.mjs';
+import { measureFanOut } from './scenarios/fan-out.mjs';
+import { measureUnanalysed } from './scenarios/unanalysed.mjs';
 import { frameworksMarkdown, measureFrameworks } from './scenarios/frameworks.mjs';
 import { measureDataScale } from './scenarios/data-scale.mjs';
 import { measureHalfRate } from './scenarios/half-rate.mjs';
@@ -52,6 +54,23 @@ if (settings.capacity) {
   writeCapacityReport(root, capacity, settings);
   process.exit(0);
 }
+
+/** A scenario alone, its figures written to bench/results/<file>.json and printed. */
+async function alone(measureScenario, file) {
+  let measured;
+  try {
+    measured = await measureScenario(bench);
+  } finally {
+    await bench.close();
+  }
+  mkdirSync(results, { recursive: true });
+  writeFileSync(join(results, `${file}.json`), `${JSON.stringify(measured, null, 2)}\n`);
+  console.log(`\n${JSON.stringify(measured, null, 2)}\n\nWritten to bench/results/${file}.json.`);
+  process.exit(0);
+}
+// The fan-out scenario alone (docs/adr/0048); pages never analysed (docs/adr/0050).
+if (settings.fanOut) await alone(measureFanOut, 'fan-out');
+if (settings.unanalysed) await alone(measureUnanalysed, 'unanalysed');
 
 /** The operations measured against the floor, with their requests. */
 function hotOperations(rows) {
@@ -210,6 +229,8 @@ try {
   const catalogue = await measureCatalogue(bench);
   const organizations = await measureOrganizations(bench);
   const webhooks = await measureWebhooks(bench);
+  const fanOut = await measureFanOut(bench);
+  const unanalysed = await measureUnanalysed(bench);
 
   report = {
     date: new Date().toISOString(),
@@ -236,6 +257,8 @@ try {
     catalogue,
     organizations,
     webhooks,
+    fanOut,
+    unanalysed,
   };
 } finally {
   await bench.close();

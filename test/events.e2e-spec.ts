@@ -1,4 +1,5 @@
 import { ApiKeys } from '@pet-adoption/api-keys';
+import { eventReferenceOf, uuidOf } from '../src/common/events/event-id';
 import { EventPruner } from '../src/platform/events/event-pruner';
 import { CancelLapsedOrders } from '../src/adoptions/application/cancel-lapsed-orders.use-case';
 import { freshDatabase } from './support/fresh-database';
@@ -53,14 +54,15 @@ describe('/v1/events: the feed of what happened', () => {
     expect(response.status).toBe(201);
     return response.body as { id: number };
   };
-  /** Until every recorded event is settled: no transaction older than its own under way. */
+  /**
+   * Until every recorded event is settled and numbered (docs/adr/0048): no transaction older than
+   * its own under way, and the settler has run.
+   */
   const settled = () =>
     eventually(
       async () =>
         (
-          await t.dataSource.query(
-            `SELECT count(*)::int AS n FROM events WHERE xid >= pg_snapshot_xmin(pg_current_snapshot())`,
-          )
+          await t.dataSource.query(`SELECT count(*)::int AS n FROM events WHERE public_id IS NULL`)
         )[0].n === 0,
       // A long writing transaction anywhere on the server holds the feed back (docs/adr/0030):
       // on a shared machine, another's bulk load.
@@ -82,7 +84,7 @@ describe('/v1/events: the feed of what happened', () => {
       const created = await customer.post('/v1/pets').send({ name: 'Tom', categoryId: 7 });
       const [event] = await feed(browser);
       expect(event).toEqual({
-        id: expect.stringMatching(/^evt_\d{16}_\d{16}$/),
+        id: expect.stringMatching(/^evt_[0-7][0-9A-HJKMNP-TV-Z]{25}$/),
         type: 'pet.created',
         occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         data: created.body,
@@ -271,8 +273,12 @@ describe('/v1/events: the feed of what happened', () => {
       expect(last.body.map(({ id }: { id: string }) => id)).toEqual([all[4]]);
       expect(last.headers.link).toBeUndefined();
       expect((await browser.get('/v1/events?type=order.placed').expect(200)).body).toEqual([]);
-      const beyond = 'evt_9999999999999999_9999999999999999';
-      expect((await browser.get(`/v1/events?after=${beyond}`).expect(200)).body).toEqual([]);
+      for (const beyond of [
+        'evt_7ZZZZZZZZZZZZZZZZZZZZZZZZZ',
+        'evt_9999999999999999_9999999999999999',
+      ]) {
+        expect((await browser.get(`/v1/events?after=${beyond}`).expect(200)).body).toEqual([]);
+      }
       expect(first.headers['x-api-stability']).toBe('beta');
     });
 
@@ -284,6 +290,9 @@ describe('/v1/events: the feed of what happened', () => {
       'after=evt_1',
       'after=evt_0000000000000001_0000000000000001&after=evt_0000000000000001_0000000000000002',
       'after=evt_0000000000000001',
+      'after=evt_8ZZZZZZZZZZZZZZZZZZZZZZZZZ',
+      'after=evt_01kb3z8m6t4v9q2xhj7c5n0rdw',
+      'after=evt_01KB3Z8M6T4V9Q2XHJ7C5N0RDU',
       'type=webhook.test',
       'type=pet',
       'kind=pet.created',
@@ -293,6 +302,7 @@ describe('/v1/events: the feed of what happened', () => {
 
     it('refuses a malformed event id with 400 and an unknown one with 404', async () => {
       expectError(await browser.get('/v1/events/42'), 400, 'validation_failed');
+      expectError(await browser.get('/v1/events/evt_01KB3Z8M6T4V9Q2XHJ7C5N0RDW'), 404, 'not_found');
       expectError(
         await browser.get('/v1/events/evt_0000000000000001_0000000000000042'),
         404,
@@ -338,7 +348,7 @@ describe('/v1/events: the feed of what happened', () => {
           'both events in the feed',
         );
         expect(events.map(({ data }) => data.id)).toEqual([0, created.body.id]);
-        // The younger event is readable by its id at once, all the same.
+        // Numbered as they settled: the older transaction's event first.
         expect(events[1].id > events[0].id).toBe(true);
       } finally {
         if (older.isTransactionActive) await older.rollbackTransaction();
@@ -356,6 +366,48 @@ describe('/v1/events: the feed of what happened', () => {
       expect(new Set(ids).size).toBe(30);
       expect([...ids].sort()).toEqual(ids);
       expect(new Set(events.map(({ data }) => data.id)).size).toBe(30);
+    });
+  });
+
+  describe('opaque ids (docs/adr/0048)', () => {
+    /** The row behind an event id: its transaction, its sequence number and its number. */
+    const rowOf = async (dataId: number) =>
+      (
+        await t.dataSource.query(
+          `SELECT xid::text AS xid, id::text AS seq, public_id::text AS number FROM events
+            WHERE (data->>'id')::int = $1`,
+          [dataId],
+        )
+      )[0] as { xid: string; seq: string; number: string };
+
+    it('spell the number the event got as it settled: no transaction id, no sequence number', async () => {
+      const before = Date.now();
+      const pets = [await addPet(), await addPet()];
+      const events = await feed(browser);
+      for (const [i, event] of events.entries()) {
+        const row = await rowOf(pets[i].id);
+        const number = (eventReferenceOf(event.id) as { number: bigint }).number;
+        expect(uuidOf(number)).toBe(row.number);
+        expect(event.id).not.toContain(row.xid);
+        // Its first 48 bits are the millisecond it settled.
+        const settledAt = Number(number >> 80n);
+        expect(settledAt).toBeGreaterThanOrEqual(before - 1_000);
+        expect(settledAt).toBeLessThanOrEqual(Date.now() + 1_000);
+      }
+    });
+
+    it('keep a v1.2 id working: as a cursor, and to fetch its event', async () => {
+      const pets = [await addPet(), await addPet(), await addPet()];
+      const events = await feed(browser);
+      const { xid, seq } = await rowOf(pets[0].id);
+      const legacy = `evt_${xid.padStart(16, '0')}_${seq.padStart(16, '0')}`;
+      const after = await browser.get(`/v1/events?after=${legacy}`).expect(200);
+      expect(after.body).toEqual(events.slice(1));
+      expect((await browser.get(`/v1/events/${legacy}`).expect(200)).body).toEqual(events[0]);
+      // An id whose event retention deleted resumes after the newest event recorded before it.
+      await t.dataSource.query('DELETE FROM events WHERE id = $1', [seq]);
+      const gone = await browser.get(`/v1/events?after=${legacy}`).expect(200);
+      expect(gone.body).toEqual(events.slice(1));
     });
   });
 

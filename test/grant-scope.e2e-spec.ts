@@ -6,8 +6,11 @@ import { freshDatabase, FreshDatabase } from './support/fresh-database';
 
 const NEW_DEFAULTS = [...DEFAULT_SCOPES, 'vaccinations:read'];
 
-/** What a feature adding a default scope writes in its infrastructure/migrations folder. */
-class GrantVaccinationsRead1795221000000 extends GrantScopeToExistingKeys(
+/**
+ * What a feature adding a default scope writes in its infrastructure/migrations folder: the newest
+ * migration (undoLastMigration below undoes it, not another's).
+ */
+class GrantVaccinationsRead1799000000000 extends GrantScopeToExistingKeys(
   'vaccinations:read',
   NEW_DEFAULTS,
 ) {}
@@ -34,7 +37,7 @@ describe('GrantScopeToExistingKeys', () => {
     dataSource = await new DataSource({
       type: 'postgres',
       url: database.url,
-      migrations: [...migrations, GrantVaccinationsRead1795221000000],
+      migrations: [...migrations, GrantVaccinationsRead1799000000000],
     }).initialize();
   }, 60_000);
   afterAll(async () => {

@@ -604,11 +604,11 @@ async function feedOf(client: Real['as'][KeyName]): Promise<ModelEvent[]> {
 
 /** For each key, the feed holds exactly the events of what it may read, in order. */
 async function checkFeeds(model: Model, real: Real): Promise<void> {
-  // The feed shows an event once every older transaction has ended: wait until all have.
+  // The feed shows an event once it is numbered, after every older transaction has ended
+  // (docs/adr/0048): wait until all are.
   for (let i = 0; ; i++) {
     const [{ unsettled }] = await real.t.dataSource.query(
-      `SELECT count(*)::int AS unsettled FROM events
-        WHERE xid >= pg_snapshot_xmin(pg_current_snapshot())`,
+      `SELECT count(*)::int AS unsettled FROM events WHERE public_id IS NULL`,
     );
     if (unsettled === 0) break;
     // A long writing transaction anywhere on the server holds the feed back (docs/adr/0030).

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import type { Test } from 'supertest';
-import { eventIdOf } from '../src/common/events/event';
+import { eventIdOf, numberOfUuid } from '../src/common/events/event-id';
 import { freshDatabase, FreshDatabase } from './support/fresh-database';
 import { apiClient, type Response } from './support/http';
 import { describeWithPeer } from './support/peers/optional-peers';
@@ -271,19 +271,27 @@ describeWithPeer('initdb and postgres', 'webhooks across a PostgreSQL restart', 
     }
   };
 
-  /** Every event the database holds, with the id the API gives it and the change it records. */
+  /**
+   * Every event the database holds, with the id the API gives it and the change it records: once
+   * each is settled and numbered (docs/adr/0048), which the service does within moments.
+   */
   const committedEvents = async () => {
     const client = new Client({ connectionString: server.url });
     await client.connect();
     try {
+      await eventually(
+        async () =>
+          (await client.query('SELECT 1 FROM events WHERE public_id IS NULL')).rowCount === 0,
+        60_000,
+        'every event to be numbered',
+      );
       const { rows } = await client.query<{
-        xid: string;
-        seq: string;
+        number: string;
         type: string;
         data: Record<string, unknown>;
-      }>('SELECT xid::text AS xid, id::text AS seq, type, data FROM events');
-      return rows.map(({ xid, seq, type, data }) => ({
-        id: eventIdOf({ xid, seq }),
+      }>('SELECT public_id::text AS number, type, data FROM events');
+      return rows.map(({ number, type, data }) => ({
+        id: eventIdOf(numberOfUuid(number)),
         type,
         data,
         change: changeOf(type, data),

@@ -21,6 +21,7 @@ import { DeliveryQueue, HostResolver, WebhookSender } from './application/webhoo
 import { WebhookEndpoints, WebhookSecrets } from './application/webhook-endpoints';
 import { WebhookEndpointsController } from './http/webhook-endpoints.controller';
 import { AesWebhookSecrets } from './infrastructure/aes-webhook-secrets';
+import { DeliveryFanOut } from './infrastructure/delivery-fan-out';
 import { DnsHostResolver } from './infrastructure/dns-host-resolver';
 import { HttpWebhookSender } from './infrastructure/http-webhook-sender';
 import { SqlDeliveryQueue } from './infrastructure/sql-delivery-queue';
@@ -53,6 +54,7 @@ import { WebhookWorker } from './infrastructure/webhook-worker';
     ListWebhookDeliveries,
     RecoverWebhookDeliveries,
     DeliverWebhook,
+    DeliveryFanOut,
     WebhookMetrics,
     { provide: WebhookEndpoints, useClass: SqlWebhookEndpoints },
     { provide: HostResolver, useClass: DnsHostResolver },

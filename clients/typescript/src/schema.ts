@@ -744,8 +744,8 @@ export interface components {
       | 'webhook.test';
     Event: {
       /**
-       * @description `evt_`, the recording transaction and a sequence number: unique, and ascending (as text too) in the feed’s order. The `webhook-id` of its deliveries.
-       * @example evt_0000000000000742_0000000000000042
+       * @description Opaque and unique; ascending (as text too) in the feed’s order; it tells nothing of other events. The `webhook-id` of its deliveries.
+       * @example evt_01KB3Z8M6T4V9Q2XHJ7C5N0RDW
        */
       id: string;
       /** @description What happened: `<object>.<change>`, as the feature owning the object declares it */
@@ -3316,7 +3316,7 @@ export interface operations {
       query?: {
         /** @description Maximum number of items to return */
         limit?: number;
-        /** @description Return only events after this one (the `next` link sets it) */
+        /** @description Return only events after this one (the `next` link sets it; an id of v1.2 still works) */
         after?: string;
         /** @description Only events of this type */
         type?: components['schemas']['FeedEventType'];
@@ -3453,7 +3453,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Identifier of the event */
+        /** @description Identifier of the event (an id of v1.2, `evt_<16 digits>_<16 digits>`, still names it) */
         eventId: string;
       };
       cookie?: never;

@@ -1,3 +1,4 @@
+import { EventId } from './event-id';
 import { EventType } from './event-types';
 
 /**
@@ -24,7 +25,7 @@ export interface NewEvent {
 
 /** An event as recorded and read back. */
 export interface Event {
-  /** `evt_` and its position in the feed (EventPosition): unique, ascending in the feed's order. */
+  /** Opaque, unique, ascending in the feed's order (event-id.ts, docs/adr/0048). */
   readonly id: EventId;
   /** The name of its type (`pet.created`). */
   readonly type: string;
@@ -33,37 +34,4 @@ export interface Event {
   readonly data: object;
 }
 
-export type EventId = string;
-
-/**
- * Where an event stands in the feed (docs/adr/0030): the id of the transaction that recorded it,
- * then its sequence number, both as decimal digits. The feed is ordered by the pair, and shows an
- * event only once every transaction older than its own has ended, so no event can later appear
- * before one a reader has already seen.
- */
-export interface EventPosition {
-  readonly xid: string;
-  readonly seq: string;
-}
-
-/** Before every event. */
-export const FIRST_POSITION: EventPosition = { xid: '0', seq: '0' };
-
-const ID_PATTERN = /^evt_(\d{16})_(\d{16})$/;
-/** Digits of each part: fixed, so that ids sort as text as they do in the feed. */
-const DIGITS = 16;
-
-/** The id of the event at `position`: `evt_`, the transaction, `_`, the sequence number. */
-export function eventIdOf({ xid, seq }: EventPosition): EventId {
-  return `evt_${xid.padStart(DIGITS, '0')}_${seq.padStart(DIGITS, '0')}`;
-}
-
-/** The position an event id names, or undefined when the text is no event id. */
-export function positionOf(id: string): EventPosition | undefined {
-  const match = ID_PATTERN.exec(id);
-  if (!match) return undefined;
-  const digits = (text: string) => text.replace(/^0+(?=\d)/, '');
-  return { xid: digits(match[1]), seq: digits(match[2]) };
-}
-
-export const EVENT_ID_PATTERN = ID_PATTERN.source;
+export type { EventId } from './event-id';

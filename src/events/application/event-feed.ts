@@ -1,4 +1,4 @@
-import { EventPosition } from '../../common/events/event';
+import { LegacyEventPosition } from '../../common/events/event-id';
 import { StoredEvent } from '../domain/event';
 
 /**
@@ -16,20 +16,25 @@ export interface FeedReader {
 
 export interface FeedPageQuery {
   reader: FeedReader;
-  /** Only events after this position (keyset pagination). */
-  after: EventPosition;
+  /** Only events numbered above this (keyset pagination); null: from the first. */
+  after: bigint | null;
   /** The name of an event type. */
   type?: string;
   limit: number;
 }
 
 /**
- * Port: the recorded events in ascending position, each shown once no transaction older than its
- * own is under way (so none can appear later before it). Pings (`webhook.test`) are never in it.
+ * Port: the recorded events in ascending number, each shown once numbered, which is once no
+ * transaction older than its own is under way (so none can appear later before it; docs/adr/0048).
+ * Pings (`webhook.test`) are never in it.
  */
 export abstract class EventFeed {
   /** The events the reader may see, ascending. */
   abstract page(query: FeedPageQuery): Promise<StoredEvent[]>;
-  /** The event at a position, whoever may read it; null when none (or a ping). */
-  abstract findByPosition(position: EventPosition): Promise<StoredEvent | null>;
+  /** The event of a number, whoever may read it; null when none (or a ping). */
+  abstract findByNumber(number: bigint): Promise<StoredEvent | null>;
+  /** The event a v1.2 id named, once numbered; null when none (or a ping). */
+  abstract findByLegacyPosition(position: LegacyEventPosition): Promise<StoredEvent | null>;
+  /** The number a page after a v1.2 id starts above. */
+  abstract numberAfterLegacyPosition(position: LegacyEventPosition): Promise<bigint>;
 }

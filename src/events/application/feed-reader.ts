@@ -1,4 +1,4 @@
-import { Event, eventIdOf } from '../../common/events/event';
+import { Event } from '../../common/events/event';
 import { declaredEventTypes } from '../../common/events/event-types';
 import { Requester } from '../../common/requester';
 import { Scope } from '../../common/scopes';
@@ -21,6 +21,6 @@ export function readerOf({ keyId, scopes, organizationId }: Requester): FeedRead
 }
 
 /** The event as the API answers it. */
-export function eventOf({ position, type, occurredAt, data }: StoredEvent): Event {
-  return { id: eventIdOf(position), type, occurredAt, data };
+export function eventOf({ id, type, occurredAt, data }: StoredEvent): Event {
+  return { id, type, occurredAt, data };
 }

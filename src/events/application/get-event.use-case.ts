@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Event, positionOf } from '../../common/events/event';
+import { Event } from '../../common/events/event';
+import { eventReferenceOf } from '../../common/events/event-id';
 import { mayRead } from '../../common/events/event-visibility';
 import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
@@ -14,8 +15,13 @@ export class GetEvent {
   /** `id` as the client wrote it (a valid event id). */
   async execute(requester: Requester, id: string): Promise<Event> {
     checkScope(FEED_SCOPES, requester.scopes);
-    const position = positionOf(id);
-    const event = position === undefined ? null : await this.feed.findByPosition(position);
+    const reference = eventReferenceOf(id);
+    const event =
+      reference === undefined
+        ? null
+        : 'number' in reference
+          ? await this.feed.findByNumber(reference.number)
+          : await this.feed.findByLegacyPosition(reference.legacy);
     // An event the key could not read does not exist for it: the same 404 as one that never did.
     if (!event || !mayRead(event, requester)) {
       throw new EventNotFoundError(id);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Event, EventPosition, eventIdOf, FIRST_POSITION } from '../../common/events/event';
+import { Event } from '../../common/events/event';
+import { EventReference } from '../../common/events/event-id';
 import { DEFAULT_PAGE_SIZE } from '../../common/paging';
 import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
@@ -7,8 +8,8 @@ import { EventFeed } from './event-feed';
 import { FEED_SCOPES, eventOf, readerOf } from './feed-reader';
 
 export interface ListEventsQuery {
-  /** Only events after this position. */
-  after?: EventPosition;
+  /** Only events after this one (its id, or a v1.2 id). */
+  after?: EventReference;
   /** The name of an event type the feed shows. */
   type?: string;
   limit?: number;
@@ -27,19 +28,25 @@ export class ListEvents {
 
   async execute(
     requester: Requester,
-    { after = FIRST_POSITION, type, limit = DEFAULT_PAGE_SIZE }: ListEventsQuery,
+    { after, type, limit = DEFAULT_PAGE_SIZE }: ListEventsQuery,
   ): Promise<EventPage> {
     checkScope(FEED_SCOPES, requester.scopes);
     const rows = await this.feed.page({
       reader: readerOf(requester),
-      after,
+      after: await this.numberAfter(after),
       type,
       limit: limit + 1,
     });
     const page = rows.slice(0, limit);
     return {
       events: page.map(eventOf),
-      nextAfter: rows.length > limit ? eventIdOf(page[page.length - 1].position) : null,
+      nextAfter: rows.length > limit ? page[page.length - 1].id : null,
     };
+  }
+
+  /** The number the page starts above: an id's own; a v1.2 id's, as the feed finds it. */
+  private async numberAfter(after: EventReference | undefined): Promise<bigint | null> {
+    if (after === undefined) return null;
+    return 'number' in after ? after.number : this.feed.numberAfterLegacyPosition(after.legacy);
   }
 }

@@ -1,12 +1,12 @@
 import { DomainError } from '../../common/domain-error';
-import { EventPosition } from '../../common/events/event';
+import { EventId } from '../../common/events/event';
 
 /** The shapes every feature shares live in the shared kernel; the feed reads them as they are. */
 export type { Event, EventId } from '../../common/events/event';
 
 /** An event as the feed keeps it: the event, and whose object it is (for the visibility rule). */
 export interface StoredEvent {
-  readonly position: EventPosition;
+  readonly id: EventId;
   /** The name of its type. */
   readonly type: string;
   readonly occurredAt: string;

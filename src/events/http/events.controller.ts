@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
 import type { FastifyReply } from 'fastify';
-import { positionOf } from '../../common/events/event';
+import { eventReferenceOf } from '../../common/events/event-id';
 import { AppConfig } from '../../platform/config/app-config';
 import {
   ApiErrorResponses,
@@ -50,7 +50,7 @@ export class EventsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<EventDto[]> {
     const page = await this.listEvents.execute(requesterOf(client), {
-      after: query.after === undefined ? undefined : positionOf(query.after),
+      after: query.after === undefined ? undefined : eventReferenceOf(query.after),
       type: query.type,
       limit: query.limit === undefined ? undefined : Number(query.limit),
     });

@@ -113,6 +113,8 @@ export interface WebhooksConfig {
 export interface EventsConfig {
   /** Events older than this are deleted, with their deliveries. */
   retentionDays: number;
+  /** How often an instance looks for recorded events to settle and number (docs/adr/0048). */
+  settleIntervalMs: number;
 }
 
 /** Where the photos' variants are kept (docs/adr/0043). */
@@ -454,7 +456,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // Every instance sweeps; within a minute of an expiry is the promise.
       orderSweepIntervalMs: integer(env, 'ORDER_SWEEP_INTERVAL_MS', 15_000, 100, 60_000),
     },
-    events: { retentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650) },
+    events: {
+      retentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
+      settleIntervalMs: integer(env, 'EVENT_SETTLE_INTERVAL_MS', 100, 10, 60_000),
+    },
     webhooks: webhooksConfig(env),
     photos: photosConfig(env, database.dataDir),
     observability: observabilityConfig(env),

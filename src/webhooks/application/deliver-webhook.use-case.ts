@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { eventIdOf } from '../../common/events/event';
 import { mayRead } from '../../common/events/event-visibility';
 import { decide } from '../domain/delivery';
 import { AttemptOutcome } from '../domain/delivery';
@@ -38,7 +37,7 @@ export class DeliverWebhook {
       await this.queue.drop(delivery);
       return { outcome: 'dropped' };
     }
-    const id = eventIdOf(event.position);
+    const id = event.id;
     const body =
       `{"id":${JSON.stringify(id)},"type":${JSON.stringify(event.type)},` +
       `"occurredAt":${JSON.stringify(event.occurredAt)},"data":${event.dataJson}}`;

@@ -1,4 +1,4 @@
-import { EventPosition } from '../../common/events/event';
+import { EventId } from '../../common/events/event';
 import { AttemptDecision, AttemptResult } from '../domain/delivery';
 import { EndpointId } from '../domain/webhook-endpoint';
 
@@ -21,7 +21,8 @@ export interface ClaimedDelivery {
     readonly sealedSecrets: readonly string[];
   };
   readonly event: {
-    readonly position: EventPosition;
+    /** Its id, the `webhook-id` of every attempt. */
+    readonly id: EventId;
     /** The name of its type. */
     readonly type: string;
     readonly occurredAt: string;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { eventIdOf, numberOfUuid } from '../../common/events/event-id';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { AttemptDecision, AttemptResult } from '../domain/delivery';
 import { EndpointId } from '../domain/webhook-endpoint';
@@ -39,7 +40,7 @@ const CLAIM: SqlStatement = {
                 w.secret,
                 CASE WHEN w.previous_secret_until > now() THEN w.previous_secret END
                   AS "previousSecret",
-                e.xid::text AS "xid", e.id AS "seq", e.type, e.data::text AS "dataJson", e.owner_key_id AS "eventOwner",
+                e.public_id::text AS "eventNumber", e.type, e.data::text AS "dataJson", e.owner_key_id AS "eventOwner",
                 e.organization_id AS "eventOrganizationId",
                 to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
                   AS "occurredAt"
@@ -121,8 +122,7 @@ interface ClaimRow {
   ownerOrganizationId: string | null;
   secret: string;
   previousSecret: string | null;
-  xid: string;
-  seq: string;
+  eventNumber: string;
   type: string;
   dataJson: string;
   eventOwner: string | null;
@@ -161,7 +161,7 @@ export class SqlDeliveryQueue extends DeliveryQueue {
           sealedSecrets: row.previousSecret ? [row.secret, row.previousSecret] : [row.secret],
         },
         event: {
-          position: { xid: row.xid, seq: row.seq },
+          id: eventIdOf(numberOfUuid(row.eventNumber)),
           type: row.type,
           occurredAt: row.occurredAt,
           dataJson: row.dataJson,

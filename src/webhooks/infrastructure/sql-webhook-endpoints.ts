@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { eventIdOf } from '../../common/events/event';
+import { eventIdOf, numberOfUuid } from '../../common/events/event-id';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { AttemptError, AttemptOutcome } from '../domain/delivery';
 import {
@@ -81,14 +81,15 @@ const RECOVER: SqlStatement = {
 /** Newest first, keyset on the attempt's id; with the endpoint's existence (its owner's). */
 const ATTEMPTS: SqlStatement = {
   name: 'webhook_endpoints_attempts',
-  text: `SELECT a.id, ev.xid::text AS "xid", ev.id AS "seq", ev.type AS "eventType", a.attempt, a.outcome,
+  text: `SELECT a.id, ev.public_id::text AS "eventNumber", ev.type AS "eventType", a.attempt, a.outcome,
                 a.response_status AS "responseStatus", a.error, a.duration_ms AS "durationMs",
                 ${instant('a.attempted_at')} AS "attemptedAt",
                 ${instant('a.next_attempt_at')} AS "nextAttemptAt"
            FROM webhook_endpoints w
            LEFT JOIN LATERAL (
              SELECT * FROM webhook_attempts
-              WHERE endpoint_id = w.id AND ($3::bigint IS NULL OR id < $3)
+              WHERE endpoint_id = w.id AND id < coalesce($3::bigint, ${Number.MAX_SAFE_INTEGER} + 1)
+                AND id > 0
               ORDER BY id DESC LIMIT $4
            ) a ON true
            LEFT JOIN webhook_deliveries d ON d.id = a.delivery_id
@@ -123,8 +124,7 @@ function toEndpoint(row: EndpointRow): WebhookEndpoint {
 
 interface AttemptRow {
   id: string | null;
-  xid: string;
-  seq: string;
+  eventNumber: string;
   eventType: string;
   attempt: number;
   outcome: string;
@@ -199,7 +199,7 @@ export class SqlWebhookEndpoints extends WebhookEndpoints {
       .filter((row) => row.id !== null)
       .map((row) => ({
         id: Number(row.id),
-        eventId: eventIdOf({ xid: row.xid, seq: row.seq }),
+        eventId: eventIdOf(numberOfUuid(row.eventNumber)),
         eventType: row.eventType,
         attempt: row.attempt,
         outcome: row.outcome as AttemptOutcome,

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { EVENT_ID_PATTERN } from '../../../common/events/event';
+import { EVENT_ID_PATTERN } from '../../../common/events/event-id';
 import { EVENT_TYPE } from '../../../platform/events/event-type-schemas';
 
 /** Something that happened: the feed's item, and the body of every webhook delivery. */
@@ -7,9 +7,9 @@ import { EVENT_TYPE } from '../../../platform/events/event-type-schemas';
 export class EventDto {
   @ApiProperty({
     description:
-      '`evt_`, the recording transaction and a sequence number: unique, and ascending (as text too) in the feed’s order. The `webhook-id` of its deliveries.',
+      'Opaque and unique; ascending (as text too) in the feed’s order; it tells nothing of other events. The `webhook-id` of its deliveries.',
     pattern: EVENT_ID_PATTERN,
-    example: 'evt_0000000000000742_0000000000000042',
+    example: 'evt_01KB3Z8M6T4V9Q2XHJ7C5N0RDW',
   })
   id!: string;
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { EVENT_ID_PATTERN } from '../../../common/events/event';
+import { EVENT_ID_PATTERN } from '../../../common/events/event-id';
 import { EVENT_TYPE } from '../../../platform/events/event-type-schemas';
 import { ATTEMPT_ERRORS, ATTEMPT_OUTCOMES } from '../../domain/delivery';
 

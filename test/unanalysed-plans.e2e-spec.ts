@@ -1,0 +1,200 @@
+import { SCOPES } from '../src/common/scopes';
+import { SqlStatements } from '../src/platform/database/sql-statements';
+import { freshDatabase, FreshDatabase } from './support/fresh-database';
+import { apiClient } from './support/http';
+import { startTestApp, TestApp } from './support/test-app';
+
+/**
+ * Plans that need no statistics (docs/adr/0050): on tables PostgreSQL has never analysed (a bulk
+ * import, a machine without autovacuum), every listing statement the API sends reads its page in
+ * order from an index: no sort of the matches (a sort of pages is fine), no BitmapAnd, no
+ * sequential scan of a loaded table.
+ * The statements are the ones the service sends, caught as it answers every listing with every
+ * filter, and explained with the values it sent.
+ */
+jest.setTimeout(180_000);
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** A plan as one line per node, indented: what a failure shows. */
+const outline = (node: PlanNode, depth = 0): string =>
+  [
+    `${'  '.repeat(depth)}${node['Node Type']} ${node['Relation Name'] ?? ''} ${node['Index Name'] ?? ''}`,
+    ...(node.Plans ?? []).map((child) => outline(child, depth + 1)),
+  ].join('\n');
+
+const LOADED = [
+  'pets',
+  'orders',
+  'events',
+  'categories',
+  'organizations',
+  'webhook_deliveries',
+  'webhook_attempts',
+] as const;
+
+/** The nodes of a plan, depth first. */
+function nodesOf(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+}
+
+const isLoaded = (node: PlanNode) =>
+  (LOADED as readonly string[]).includes(node['Relation Name'] ?? '');
+
+/**
+ * Whether a loaded table's rows reach this node with no Limit on the way: a Sort above such a
+ * scan sorts every match; one above Limits sorts pages (a union of two pages, say).
+ */
+function readsUnlimited(node: PlanNode): boolean {
+  // A nested loop's inner side looks rows up for each outer one: its outer side says how many.
+  const inputs = node['Node Type'] === 'Nested Loop' ? [node.Plans![0]] : (node.Plans ?? []);
+  return inputs.some(
+    (child) => child['Node Type'] !== 'Limit' && (isLoaded(child) || readsUnlimited(child)),
+  );
+}
+
+/**
+ * What may sort: a name search reads the trigram index, which has no order (a fragment's matches
+ * are sorted, at most the pets it matches); a `near` page is ordered by distance.
+ */
+const mayNotBeIndexOrdered = (text: string) => /ILIKE|cube_distance|earth_distance/.test(text);
+
+describe('listing plans on tables never analysed', () => {
+  let database: FreshDatabase;
+  let t: TestApp;
+  const sent: { text: string; values: unknown[] }[] = [];
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    t = await startTestApp({ DATABASE_URL: database.url, EVENT_SETTLE_INTERVAL_MS: '20' });
+    const sql = t.app.get(SqlStatements);
+    const query = sql.query.bind(sql);
+    jest.spyOn(sql, 'query').mockImplementation((statement, values) => {
+      if (/^\s*SELECT/i.test(statement.text)) sent.push({ text: statement.text, values });
+      return query(statement, values);
+    });
+    const db = t.dataSource;
+    for (const table of LOADED) {
+      await db.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+    }
+    const staffKey = await t.issueKey({ organizationId: '1', scopes: [...SCOPES] });
+    const keyId = staffKey.id;
+    await db.query(
+      `INSERT INTO organizations (name, name_key, email, address_city, address_country, lat, lon)
+       SELECT 'Shelter ' || i, 'shelter ' || i, 'a' || i || '@shelter.example', 'York', 'GB',
+              50 + random() * 5, -3 + random() * 5
+         FROM generate_series(2, 10000) i`,
+    );
+    await db.query(`INSERT INTO categories (id) SELECT generate_series(1, 1000)`);
+    await db.query(
+      `INSERT INTO pets (name, category_id, status, organization_id)
+       SELECT 'Rex ' || i, 1 + i % 1000, (ARRAY['available', 'pending', 'sold'])[1 + i % 3], 1
+         FROM generate_series(1, 10000) i`,
+    );
+    await db.query(
+      `INSERT INTO orders (pet_id, owner_key_id, status, organization_id)
+       SELECT i, $1, 'delivered', 1 FROM generate_series(1, 10000) i`,
+      [keyId],
+    );
+    await db.query(
+      `INSERT INTO events (type, readers, read_scope, data)
+       SELECT 'pet.created', 'everyone', 'pets:read', json_build_object('id', i)
+         FROM generate_series(1, 10000) i`,
+    );
+    const staff = apiClient(t.url, staffKey.auth);
+    const [{ id: endpointId }] = await db.query(
+      `INSERT INTO webhook_endpoints (owner_key_id, url, events, secret)
+       VALUES ($1, 'https://hooks.example/pets', '{pet.deleted}', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')
+       RETURNING id`,
+      [keyId],
+    );
+    await db.query(
+      `INSERT INTO webhook_deliveries (event_id, endpoint_id, state)
+       SELECT id, $1, 'succeeded' FROM events`,
+      [endpointId],
+    );
+    await db.query(
+      `INSERT INTO webhook_attempts (delivery_id, endpoint_id, attempt, outcome, response_status,
+                                     duration_ms, attempted_at)
+       SELECT id, $1, 1, 'succeeded', 204, 12, now() FROM webhook_deliveries`,
+      [endpointId],
+    );
+    // Numbered, as the feed reads them.
+    for (let i = 0; ; i++) {
+      const [{ n }] = await db.query(
+        'SELECT count(*)::int AS n FROM events WHERE public_id IS NULL',
+      );
+      if (n === 0) break;
+      if (i > 600) throw new Error('The events were not numbered within 60 s.');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const analysed = await db.query(
+      `SELECT relname FROM pg_stat_user_tables
+        WHERE relname = ANY ($1) AND (last_analyze IS NOT NULL OR last_autoanalyze IS NOT NULL)`,
+      [LOADED],
+    );
+    expect(analysed).toEqual([]);
+
+    const after = (path: string) => `${path}${path.includes('?') ? '&' : '?'}after=5000`;
+    const paths = [
+      '/v1/pets',
+      '/v1/pets?status=available',
+      '/v1/pets?categoryId=7',
+      '/v1/pets?status=available&categoryId=7',
+      '/v1/store/orders',
+      '/v1/store/orders?status=delivered',
+      '/v1/categories',
+      '/v1/organizations',
+      '/v1/events',
+      '/v1/events?type=pet.created',
+      `/v1/webhook-endpoints/${endpointId}/deliveries`,
+    ];
+    // A customer's key reading only its own orders' events: the feed of one owner.
+    const customer = apiClient(t.url, (await t.issueKey({ scopes: ['orders:read'] })).auth);
+    sent.length = 0;
+    for (const [client, path] of [
+      ...[...paths, ...paths.map(after)].map((path) => [staff, path] as const),
+      [customer, '/v1/events'] as const,
+    ]) {
+      const response = await client.get(path);
+      // An `after` a listing does not take is refused; the page before it was read.
+      expect([200, 400]).toContain(response.status);
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
+
+  it('reads every listing in order from an index', async () => {
+    const listings = sent.filter(
+      ({ text }) => /ORDER BY/i.test(text) && !mayNotBeIndexOrdered(text),
+    );
+    expect(listings.length).toBeGreaterThanOrEqual(15);
+    const problems: string[] = [];
+    for (const { text, values } of listings) {
+      const [
+        {
+          'QUERY PLAN': [{ Plan }],
+        },
+      ] = await t.dataSource.query(`EXPLAIN (FORMAT JSON) ${text}`, values);
+      const bad = nodesOf(Plan as PlanNode).filter(
+        (node) =>
+          (['Sort', 'Incremental Sort'].includes(node['Node Type']) && readsUnlimited(node)) ||
+          node['Node Type'] === 'BitmapAnd' ||
+          (node['Node Type'] === 'Seq Scan' && isLoaded(node)),
+      );
+      if (bad.length > 0) {
+        problems.push(
+          `${bad.map((node) => node['Node Type']).join(', ')} in\n${text}\n${JSON.stringify(values)}\n${outline(Plan as PlanNode)}`,
+        );
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});

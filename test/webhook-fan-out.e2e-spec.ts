@@ -1,0 +1,113 @@
+import { DeliveryFanOut } from '../src/webhooks/infrastructure/delivery-fan-out';
+import { apiClient } from './support/http';
+import { resetDatabase, startTestApp, TestApp } from './support/test-app';
+import { eventually, WebhookReceiver } from './support/webhook-receiver';
+
+/**
+ * Fan-out out of the writer's transaction (docs/adr/0048): a write records its event and nothing
+ * else, whatever endpoints other keys have; DeliveryFanOut turns settled, numbered events into
+ * deliveries afterwards, once each.
+ */
+jest.setTimeout(120_000);
+
+describe('webhook fan-out after the write', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  let listenerId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+      EVENT_SETTLE_INTERVAL_MS: '20',
+    });
+    // This instance fans out only when a test says so, below.
+    await t.app.get(DeliveryFanOut).onApplicationShutdown();
+    listenerId = (await t.issueKey({ scopes: ['pets:read', 'webhooks:manage'] })).id;
+  });
+  beforeEach(async () => {
+    await resetDatabase(t.dataSource);
+    receiver = await new WebhookReceiver().start();
+  });
+  afterEach(() => receiver.stop());
+  afterAll(() => t.close());
+
+  /** Endpoints of the listening key, written as its registrations would have. */
+  const addEndpoints = (count: number, events: string[] = ['*']) =>
+    t.dataSource.query(
+      `INSERT INTO webhook_endpoints (owner_key_id, url, events, secret)
+       SELECT $1, $2 || '/' || n, $3, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+         FROM generate_series(1, $4) AS n`,
+      [listenerId, receiver.url, events, count],
+    );
+  const count = async (sql: string) => Number((await t.dataSource.query(sql))[0].n);
+  const numbered = () =>
+    eventually(
+      async () => (await count('SELECT count(*) AS n FROM events WHERE public_id IS NULL')) === 0,
+      60_000,
+      'every event to be numbered',
+    );
+
+  it("inserts no delivery in the writer's transaction, and every one once the event is fanned out", async () => {
+    await addEndpoints(300);
+    const writer = apiClient(t.url, t.auth);
+    const created = await writer.post('/v1/pets').send({ name: 'Rex', categoryId: 1 });
+    expect(created.status).toBe(201);
+    // The write committed its event; no delivery exists until the fan-out runs.
+    expect(await count('SELECT count(*) AS n FROM events')).toBe(1);
+    expect(await count('SELECT count(*) AS n FROM webhook_deliveries')).toBe(0);
+    await numbered();
+    const fanOut = t.app.get(DeliveryFanOut);
+    expect(await fanOut.fanOut()).toBe(1);
+    expect(await count('SELECT count(*) AS n FROM webhook_deliveries')).toBe(300);
+    // Once: the progress moved past it.
+    expect(await fanOut.fanOut()).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM webhook_deliveries')).toBe(300);
+  });
+
+  it('fans events out in their order, in batches, only to endpoints that take them', async () => {
+    await addEndpoints(2, ['pet.deleted']);
+    await addEndpoints(1, ['pet.created']);
+    const writer = apiClient(t.url, t.auth);
+    for (let i = 0; i < 150; i++) {
+      await writer
+        .post('/v1/pets')
+        .send({ name: `Rex ${i}`, categoryId: 1 })
+        .expect(201);
+    }
+    await numbered();
+    const fanOut = t.app.get(DeliveryFanOut);
+    let events = 0;
+    for (let taken = await fanOut.fanOut(); taken > 0; taken = await fanOut.fanOut()) {
+      expect(taken).toBeLessThanOrEqual(100);
+      events += taken;
+    }
+    expect(events).toBe(150);
+    const deliveries: { endpoint: string; pet: number }[] = await t.dataSource.query(
+      `SELECT d.endpoint_id AS endpoint, (e.data->>'id')::int AS pet
+         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id ORDER BY d.id`,
+    );
+    expect(deliveries).toHaveLength(150);
+    expect(new Set(deliveries.map(({ endpoint }) => endpoint)).size).toBe(1);
+    const pets = deliveries.map(({ pet }) => pet);
+    expect(pets).toEqual([...pets].sort((a, b) => a - b));
+  });
+
+  it('delivers on its own, without the test, when it polls', async () => {
+    const quick = await startTestApp({
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+      WEBHOOK_POLL_INTERVAL_MS: '50',
+      EVENT_SETTLE_INTERVAL_MS: '20',
+    });
+    try {
+      await addEndpoints(1);
+      await apiClient(quick.url, quick.auth)
+        .post('/v1/pets')
+        .send({ name: 'Rex', categoryId: 1 })
+        .expect(201);
+      await eventually(() => receiver.received.length === 1, 30_000, 'the delivery');
+      expect(JSON.parse(receiver.received[0].body)).toMatchObject({ type: 'pet.created' });
+    } finally {
+      await quick.close();
+    }
+  });
+});
