@@ -6,6 +6,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_API_MODULES, AppModule, PUBLIC_API_MODULES } from './app.module';
 import { AppConfig } from './platform/config/app-config';
 import { BODY_HARD_LIMIT_BYTES, installJsonBodyParser } from './platform/http/request/json-body';
+import { parseQueryStrictly } from './platform/http/request/strict-query';
 import {
   clientErrorAnswerer,
   REQUEST_DEADLINE_MS,
@@ -29,7 +30,6 @@ import {
   ErrorDocumentation,
   serveErrorPage,
 } from './platform/http/errors/error-documentation';
-import { parse as parseQuery } from 'node:querystring';
 import { createAdminOpenApiDocument, createOpenApiDocument } from './openapi/openapi-document';
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -55,9 +55,10 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     return503OnClosing: true,
     genReqId: requestId,
     routerOptions: {
-      // node:querystring returns objects without a prototype, so that `__proto__` stays a plain
-      // (and refused) parameter; repeated parameters become arrays, refused by validation.
-      querystringParser: (query) => parseQuery(query),
+      // As node:querystring: objects without a prototype, so that `__proto__` stays a plain (and
+      // refused) parameter; repeated parameters become arrays, refused by validation. Strict:
+      // invalid percent-encoding is refused, not read as U+FFFD (strict-query.ts).
+      querystringParser: parseQueryStrictly,
       // No route parameter of this API is longer; longer ones are refused before any handler.
       maxParamLength: 100,
     },

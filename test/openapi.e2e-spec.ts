@@ -456,6 +456,8 @@ describe('the OpenAPI document and the health endpoints', () => {
     expect((await request(t.url).get('/health/ready')).body).toEqual({
       status: 'ok',
       checks: { database: 'up', redis: process.env.REDIS_URL ? 'up' : 'memory' },
+      // DATABASE_URL set, and no WEBHOOK_SECRETS_KEY: said (test/secrets-at-rest.e2e-spec.ts).
+      webhookSecrets: 'plaintext',
     });
   });
 });

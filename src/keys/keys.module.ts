@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { Feature } from '../platform/features/feature';
 import { HttpModule } from '../platform/http/http.module';
+import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
 import { GetOwnKey } from './application/get-own-key.use-case';
 import { IssueOrganizationKey } from './application/issue-organization-key.use-case';
 import { ListOrganizationKeys } from './application/list-organization-keys.use-case';
@@ -16,7 +17,7 @@ import { RateLimiterKeyUsage } from './infrastructure/rate-limiter-key-usage';
   tag: { name: 'keys', description: "An organisation's own API keys, and a key's own budget" },
 })
 @Module({
-  imports: [HttpModule],
+  imports: [HttpModule, IdempotencyModule],
   controllers: [KeysController],
   providers: [
     ListOrganizationKeys,

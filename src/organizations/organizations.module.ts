@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { Feature } from '../platform/features/feature';
 import { HttpModule } from '../platform/http/http.module';
+import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
 import { CreateOrganization } from './application/create-organization.use-case';
 import { GetOrganization } from './application/get-organization.use-case';
 import { ListOrganizations } from './application/list-organizations.use-case';
@@ -18,7 +19,7 @@ import { SqlOrganizationRepository } from './infrastructure/sql-organization.rep
   },
 })
 @Module({
-  imports: [HttpModule],
+  imports: [HttpModule, IdempotencyModule],
   controllers: [OrganizationsController],
   providers: [
     ListOrganizations,

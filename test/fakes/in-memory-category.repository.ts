@@ -1,3 +1,4 @@
+import { uniqueNameKey } from '../../src/common/unique-name';
 import {
   CategoryPageQuery,
   CategoryRepository,
@@ -19,7 +20,10 @@ export class InMemoryCategoryRepository extends CategoryRepository {
 
   async name({ id, name }: Category & { name: string }): Promise<Naming> {
     const holder = [...this.rows.values()].find(
-      (category) => category.id !== id && category.name?.toLowerCase() === name.toLowerCase(),
+      (category) =>
+        category.id !== id &&
+        category.name !== null &&
+        uniqueNameKey(category.name) === uniqueNameKey(name),
     );
     if (holder) throw new CategoryNameTakenError(name, { id: holder.id, name: holder.name! });
     const created = !this.rows.has(id);

@@ -2,7 +2,7 @@ import {
   OrganizationPageQuery,
   OrganizationRepository,
 } from '../../src/organizations/application/organization.repository';
-import { nameKey } from '../../src/organizations/domain/name-key';
+import { uniqueNameKey } from '../../src/common/unique-name';
 import {
   Organization,
   OrganizationId,
@@ -99,7 +99,9 @@ export class InMemoryOrganizationRepository extends OrganizationRepository {
   }
 
   private checkName(name: string, except?: OrganizationId): void {
-    if (this.rows.some((row) => row.id !== except && nameKey(row.name) === nameKey(name))) {
+    if (
+      this.rows.some((row) => row.id !== except && uniqueNameKey(row.name) === uniqueNameKey(name))
+    ) {
       throw new OrganizationNameTakenError(name);
     }
   }

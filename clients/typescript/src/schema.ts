@@ -1008,7 +1008,7 @@ export interface components {
        * @description First line of the street address
        * @example 12 Harbour Road
        */
-      line1?: Record<string, never> | null;
+      line1?: string | null;
       /**
        * @description City (it cannot be removed)
        * @example Bristol
@@ -1018,12 +1018,12 @@ export interface components {
        * @description Region, state or county
        * @example Avon
        */
-      region?: Record<string, never> | null;
+      region?: string | null;
       /**
        * @description Postal code
        * @example BS1 5TY
        */
-      postalCode?: Record<string, never> | null;
+      postalCode?: string | null;
       /**
        * @description ISO 3166-1 alpha-2, in capitals
        * @example GB
@@ -1051,7 +1051,7 @@ export interface components {
        * @description Digits, with an optional leading +
        * @example +44 117 496 0000
        */
-      phone?: Record<string, never> | null;
+      phone?: string | null;
       /**
        * Format: uri
        * @description An absolute https URL without credentials; answered as parsed
@@ -1064,7 +1064,7 @@ export interface components {
        * @description What adopters should know, up to 5,000 characters
        * @example Home visits before every adoption.
        */
-      adoptionPolicy?: Record<string, never> | null;
+      adoptionPolicy?: string | null;
     };
     KeyLimits: {
       /** @example 300 */
@@ -5664,7 +5664,10 @@ export interface operations {
   issueOrganizationKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes retries safe: a retry with the same key and body within 24 hours returns the original 201 (with `Idempotent-Replayed: true`) instead of a second key; the same key with another body is a 422. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -5758,6 +5761,22 @@ export interface operations {
       };
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `idempotency_key_reused`: The `Idempotency-Key` was already used by this API key with a different body. */
+      422: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
@@ -5920,7 +5939,10 @@ export interface operations {
   rollKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes retries safe: a retry with the same key and body within 24 hours returns the original 200 (with `Idempotent-Replayed: true`) instead of a second roll; the same key with another body is a 422. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Identifier of the key */
         keyId: number;
@@ -6033,6 +6055,22 @@ export interface operations {
       };
       /** @description `unsupported_media_type`: The body is not `application/json`. */
       415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `idempotency_key_reused`: The `Idempotency-Key` was already used by this API key with a different body. */
+      422: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];

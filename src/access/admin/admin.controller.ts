@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { ApiKeys, ApiKeyView } from '@pet-adoption/api-keys';
 import {
@@ -7,6 +8,12 @@ import {
 } from '../../platform/http/errors/api-error-responses.decorator';
 import { ApiError } from '../../platform/http/errors/api-error';
 import { AdminApi } from '../../platform/http/admin/admin-api.decorator';
+import {
+  ApiIdempotencyKeyHeader,
+  IdempotencyKey,
+  IdempotencyKeyHeader,
+} from '../../platform/http/request/idempotency-key';
+import { fingerprintOf, Idempotency } from '../../platform/idempotency/idempotency';
 import { ApiKeyIdParamsDto } from './dto/api-key-id.params.dto';
 import { ApiKeyDto, IssuedApiKeyDto } from './dto/api-key.dto';
 import { IssueApiKeyDto } from './dto/issue-api-key.dto';
@@ -24,6 +31,7 @@ export class AdminController {
   constructor(
     private readonly keys: ApiKeys,
     private readonly bans: KeyBans,
+    private readonly idempotency: Idempotency,
   ) {}
 
   @Post()
@@ -33,8 +41,24 @@ export class AdminController {
     summary: 'Issue an API key (the only time it is shown)',
   })
   @ApiResponse({ status: 201, type: IssuedApiKeyDto })
-  @ApiErrorResponses(...BODY_ERRORS)
-  async issue(@Body() body: IssueApiKeyDto): Promise<IssuedApiKeyDto> {
+  @ApiIdempotencyKeyHeader('key')
+  @ApiErrorResponses(...BODY_ERRORS, 'idempotency_key_reused')
+  async issue(
+    @Body() body: IssueApiKeyDto,
+    @IdempotencyKey() { key }: IdempotencyKeyHeader,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<IssuedApiKeyDto> {
+    if (key === undefined) return this.issued(body);
+    // A retry gets the secret of the key the first request issued, recorded sealed.
+    const { value, replayed } = await this.idempotency.onceSealed(
+      { scope: 'admin', key, fingerprint: fingerprintOf([body]) },
+      () => this.issued(body),
+    );
+    if (replayed) void reply.header('idempotent-replayed', 'true');
+    return value;
+  }
+
+  private async issued(body: IssueApiKeyDto): Promise<IssuedApiKeyDto> {
     const { organizationId, expiresAt } = body;
     const { apiKey, key } = await this.keys
       .issue({

@@ -1,4 +1,5 @@
 import { TextBounds, textProblem } from '../../common/text';
+import { mixedScriptProblem } from '../../common/unique-name';
 import { InvalidCategoryError } from './category.errors';
 
 /** A category's name, in Unicode code points. */
@@ -13,7 +14,8 @@ export const MAX_CATEGORY_ID: CategoryId = Number.MAX_SAFE_INTEGER;
 
 /**
  * A kind of animal. A category exists as soon as a pet names it, unnamed (`name` null) until a
- * client names it; no two categories have the same name, whatever its case.
+ * client names it; no two categories have the same name, as the unique-name rule compares names
+ * (common/unique-name.ts: case, width, invisible characters), and no name mixes scripts in a word.
  */
 export interface Category {
   readonly id: CategoryId;
@@ -25,7 +27,7 @@ export function namedCategory(id: CategoryId, name: string): Category & { name: 
   if (!Number.isInteger(id) || id < 1 || id > MAX_CATEGORY_ID) {
     throw new InvalidCategoryError(`categoryId must be an integer from 1 to ${MAX_CATEGORY_ID}.`);
   }
-  const problem = textProblem(name, CATEGORY_NAME);
+  const problem = textProblem(name, CATEGORY_NAME) ?? mixedScriptProblem(name);
   if (problem) throw new InvalidCategoryError(`name ${problem}.`);
   return { id, name };
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { uniqueNameKey } from '../../common/unique-name';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { CategoryPageQuery, CategoryRepository, Naming } from '../application/category.repository';
 import { Category } from '../domain/category';
@@ -22,16 +23,16 @@ const PAGE: SqlStatement = {
  */
 const NAME: SqlStatement = {
   name: 'categories_name',
-  text: `INSERT INTO categories (id, name) VALUES ($1, $2)
-         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name
+  text: `INSERT INTO categories (id, name, name_key) VALUES ($1, $2, $3)
+         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, name_key = EXCLUDED.name_key
          RETURNING id, name, (xmax = 0) AS created`,
 };
 const HOLDER: SqlStatement = {
   name: 'categories_holder',
-  text: 'SELECT id, name FROM categories WHERE lower(name) = lower($1)',
+  text: 'SELECT id, name FROM categories WHERE name_key = $1',
 };
-/** The unique index that makes names unique whatever their case (CreateCategories1795220310000). */
-const UNIQUE_NAME = 'categories_name_key';
+/** The unique index of the names' keys (CategoryNameKeys1795231100000). */
+const UNIQUE_NAME = 'categories_name_key_unique';
 
 @Injectable()
 export class SqlCategoryRepository extends CategoryRepository {
@@ -48,13 +49,16 @@ export class SqlCategoryRepository extends CategoryRepository {
       const [row] = await this.sql.query<CategoryRow & { created: boolean }>(NAME, [
         String(id),
         name,
+        uniqueNameKey(name),
       ]);
       return { category: toDomain(row), created: row.created };
     } catch (error) {
       const { code, constraint } = error as { code?: string; constraint?: string };
       if (code !== '23505' || constraint !== UNIQUE_NAME) throw error;
       // Which category has it, to say so; it may have been renamed since (then unnamed here).
-      const [holder] = await this.sql.query<{ id: string; name: string }>(HOLDER, [name]);
+      const [holder] = await this.sql.query<{ id: string; name: string }>(HOLDER, [
+        uniqueNameKey(name),
+      ]);
       throw new CategoryNameTakenError(
         name,
         holder ? { id: Number(holder.id), name: holder.name } : undefined,

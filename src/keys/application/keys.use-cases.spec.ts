@@ -1,3 +1,4 @@
+import { InMemoryIdempotency } from '../../../test/fakes/in-memory-idempotency';
 import { Requester } from '../../common/requester';
 import { InsufficientScopeError } from '../../common/scopes';
 import { KeyNotFoundError, NoOrganizationError, ScopesBeyondIssuerError } from '../domain/key';
@@ -51,7 +52,10 @@ describe('the organisation key use cases', () => {
 
   describe('IssueOrganizationKey', () => {
     it('issues a key in its organisation, on its own plan and limits, with scopes it holds', async () => {
-      const { key, secret } = await new IssueOrganizationKey(keys).execute(manager, {
+      const { key, secret } = await new IssueOrganizationKey(
+        keys,
+        new InMemoryIdempotency(),
+      ).execute(manager, {
         name: 'Front desk',
         scopes: ['pets:read', 'pets:manage'],
       });
@@ -65,9 +69,24 @@ describe('the organisation key use cases', () => {
       });
     });
 
+    it('issues one key for retries under one Idempotency-Key, answering its secret again', async () => {
+      const issue = new IssueOrganizationKey(keys, new InMemoryIdempotency());
+      const request = { name: 'Front desk', scopes: ['pets:read'] };
+      const idempotency = { scope: 'key:9', key: 'retry-1' };
+      const first = await issue.execute(manager, request, idempotency);
+      const retry = await issue.execute(manager, request, idempotency);
+      expect(retry).toEqual({ ...first, replayed: true });
+      expect(first.replayed).toBe(false);
+      expect(retry.key.createdAt).toBeInstanceOf(Date);
+      expect(keys.rows.filter((row) => row.name === 'Front desk')).toHaveLength(1);
+      await expect(
+        issue.execute(manager, { ...request, name: 'Back desk' }, idempotency),
+      ).rejects.toThrow('already used with a different body');
+    });
+
     it('never hands on a scope it lacks', async () => {
       await expect(
-        new IssueOrganizationKey(keys).execute(manager, {
+        new IssueOrganizationKey(keys, new InMemoryIdempotency()).execute(manager, {
           name: 'Boss',
           scopes: ['pets:read', 'orders:manage', 'webhooks:manage'],
         }),
@@ -78,9 +97,11 @@ describe('the organisation key use cases', () => {
 
   describe('RollKey and RevokeOrganizationKey', () => {
     it("rolls and revokes its own organisation's keys, itself included", async () => {
-      const rolled = await new RollKey(keys).execute(manager, '2', 60);
+      const rolled = await new RollKey(keys, new InMemoryIdempotency()).execute(manager, '2', 60);
       expect(rolled.key.previousSecretValidUntil).not.toBeNull();
-      expect((await new RollKey(keys).execute(manager, '1', 0)).key.id).toBe('1');
+      expect(
+        (await new RollKey(keys, new InMemoryIdempotency()).execute(manager, '1', 0)).key.id,
+      ).toBe('1');
       await new RevokeOrganizationKey(keys).execute(manager, '2');
       expect(keys.rows[1].revokedAt).not.toBeNull();
     });
@@ -88,7 +109,9 @@ describe('the organisation key use cases', () => {
     it("answers another organisation's key, a key of none, a revoked one and an unknown one with 404, changing nothing", async () => {
       await new RevokeOrganizationKey(keys).execute(manager, '2');
       for (const id of ['3', '4', '2', '99']) {
-        await expect(new RollKey(keys).execute(manager, id, 0)).rejects.toThrow(KeyNotFoundError);
+        await expect(
+          new RollKey(keys, new InMemoryIdempotency()).execute(manager, id, 0),
+        ).rejects.toThrow(KeyNotFoundError);
         await expect(new RevokeOrganizationKey(keys).execute(manager, id)).rejects.toThrow(
           KeyNotFoundError,
         );

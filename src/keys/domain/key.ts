@@ -29,6 +29,19 @@ export interface KeyWithSecret {
   readonly secret: string;
 }
 
+/** A key as recorded in JSON (an idempotent creation's answer): its instants as dates again. */
+export function revivedKey(key: Key): Key {
+  const instant = (value: Date | string | null) => (value === null ? null : new Date(value));
+  return {
+    ...key,
+    expiresAt: instant(key.expiresAt),
+    previousSecretValidUntil: instant(key.previousSecretValidUntil),
+    createdAt: new Date(key.createdAt),
+    revokedAt: instant(key.revokedAt),
+    lastUsedAt: instant(key.lastUsedAt),
+  };
+}
+
 /** The longest overlap of a roll: a week, in which clients move to the new secret. */
 export const MAX_ROLL_OVERLAP_SECONDS = 604_800;
 

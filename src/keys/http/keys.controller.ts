@@ -9,6 +9,11 @@ import {
   BODY_ERRORS,
   KEY_PROTECTED_ERRORS,
 } from '../../platform/http/errors/api-error-responses.decorator';
+import {
+  ApiIdempotencyKeyHeader,
+  IdempotencyKey,
+  IdempotencyKeyHeader,
+} from '../../platform/http/request/idempotency-key';
 import { requesterOf } from '../../platform/http/request/requester';
 import {
   AnyValidKey,
@@ -83,16 +88,24 @@ export class KeysController {
       'its secret is shown in this answer only.',
   })
   @ApiResponse({ status: 201, type: KeyWithSecretDto })
-  @ApiErrorResponses(...BODY_ERRORS)
+  @ApiIdempotencyKeyHeader('key')
+  @ApiErrorResponses(...BODY_ERRORS, 'idempotency_key_reused')
   async issue(
     @Body() body: NewKeyDto,
+    @IdempotencyKey() { key }: IdempotencyKeyHeader,
     @AuthenticatedClient() client: ApiClient,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<KeyWithSecretDto> {
-    const issued = await this.issueKey.execute(requesterOf(client), {
-      name: body.name,
-      scopes: body.scopes,
-      expiresAt: body.expiresAt === undefined ? null : instantOf(body.expiresAt),
-    });
+    const issued = await this.issueKey.execute(
+      requesterOf(client),
+      {
+        name: body.name,
+        scopes: body.scopes,
+        expiresAt: body.expiresAt === undefined ? null : instantOf(body.expiresAt),
+      },
+      key === undefined ? undefined : { scope: `key:${client.keyId}`, key },
+    );
+    if (issued.replayed) void reply.header('idempotent-replayed', 'true');
     return withSecret(issued);
   }
 
@@ -128,13 +141,23 @@ export class KeysController {
       "then is refused on every instance. Keys of the calling key's organisation only (another's is a 404).",
   })
   @ApiResponse({ status: 200, type: KeyWithSecretDto })
-  @ApiErrorResponses(...BODY_ERRORS, 'not_found')
+  @ApiIdempotencyKeyHeader('roll', 200)
+  @ApiErrorResponses(...BODY_ERRORS, 'not_found', 'idempotency_key_reused')
   async roll(
     @Param() { keyId }: KeyIdParamsDto,
     @Body() body: KeyRollDto,
+    @IdempotencyKey() { key }: IdempotencyKeyHeader,
     @AuthenticatedClient() client: ApiClient,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<KeyWithSecretDto> {
-    return withSecret(await this.rollKey.execute(requesterOf(client), keyId, body.overlapSeconds));
+    const rolled = await this.rollKey.execute(
+      requesterOf(client),
+      keyId,
+      body.overlapSeconds,
+      key === undefined ? undefined : { scope: `key:${client.keyId}`, key },
+    );
+    if (rolled.replayed) void reply.header('idempotent-replayed', 'true');
+    return withSecret(rolled);
   }
 
   @Delete(':keyId')

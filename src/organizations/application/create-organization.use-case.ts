@@ -1,4 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import {
+  ClientIdempotencyKey,
+  fingerprintOf,
+  Idempotency,
+} from '../../platform/idempotency/idempotency';
 import { NewOrganizationInput, newOrganization, Organization } from '../domain/organization';
 import { OrganizationRepository } from './organization.repository';
 
@@ -8,9 +13,23 @@ import { OrganizationRepository } from './organization.repository';
  */
 @Injectable()
 export class CreateOrganization {
-  constructor(private readonly organizations: OrganizationRepository) {}
+  constructor(
+    private readonly organizations: OrganizationRepository,
+    private readonly idempotency: Idempotency,
+  ) {}
 
-  execute(input: NewOrganizationInput): Promise<Organization> {
-    return this.organizations.add(newOrganization(input));
+  /** The organisation, and whether it answers a retry of an earlier creation under the same key. */
+  async execute(
+    input: NewOrganizationInput,
+    idempotencyKey?: ClientIdempotencyKey,
+  ): Promise<Organization & { replayed: boolean }> {
+    const profile = newOrganization(input);
+    const add = () => this.organizations.add(profile);
+    if (!idempotencyKey) return { ...(await add()), replayed: false };
+    const { value, replayed } = await this.idempotency.once(
+      { ...idempotencyKey, fingerprint: fingerprintOf([profile]) },
+      add,
+    );
+    return { ...value, replayed };
   }
 }

@@ -1,3 +1,4 @@
+import { InMemoryIdempotency } from '../../../test/fakes/in-memory-idempotency';
 import { Requester } from '../../common/requester';
 import { InsufficientScopeError } from '../../common/scopes';
 import {
@@ -25,7 +26,7 @@ describe('the organisations use cases', () => {
 
   beforeEach(async () => {
     organizations = new InMemoryOrganizationRepository();
-    create = new CreateOrganization(organizations);
+    create = new CreateOrganization(organizations, new InMemoryIdempotency());
     await create.execute({
       name: 'Harbour Rescue',
       email: 'adopt@harbour.example',

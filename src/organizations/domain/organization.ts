@@ -1,5 +1,6 @@
 import { GeoPoint, isLatitude, isLongitude } from '../../common/geo';
 import { TextBounds, textProblem } from '../../common/text';
+import { mixedScriptProblem } from '../../common/unique-name';
 import { isCountryCode } from './countries';
 import { InvalidOrganizationError } from './organization.errors';
 
@@ -17,7 +18,7 @@ export const ORGANIZATION_TEXT = {
   city: { min: 1, max: 100 },
   region: { min: 1, max: 100 },
   postalCode: { min: 1, max: 20 },
-  adoptionPolicy: { min: 1, max: 5000 },
+  adoptionPolicy: { min: 1, max: 5000, multiline: true },
 } as const satisfies Record<string, TextBounds>;
 
 export interface Address {
@@ -95,6 +96,13 @@ function checkText(field: string, value: string, bounds: TextBounds): void {
   if (problem) throw invalid(`${field} ${problem}.`);
 }
 
+/** A unique name: the text rule, and no word mixing look-alike scripts (common/unique-name.ts). */
+function checkName(name: string): void {
+  checkText('name', name, ORGANIZATION_TEXT.name);
+  const problem = mixedScriptProblem(name);
+  if (problem) throw invalid(`name ${problem}.`);
+}
+
 function checkEmail(email: string): void {
   checkText('email', email, ORGANIZATION_TEXT.email);
   if (!EMAIL.test(email)) throw invalid('email must be an address such as adopt@shelter.example.');
@@ -163,7 +171,7 @@ function locationOf(location: Partial<Record<keyof GeoPoint, number | null>>): G
 export function newOrganization(input: NewOrganizationInput): OrganizationProfile {
   const { name, email, phone = null, website = null, location = null } = input;
   const { adoptionPolicy = null } = input;
-  checkText('name', name, ORGANIZATION_TEXT.name);
+  checkName(name);
   checkEmail(email);
   if (phone !== null) checkPhone(phone);
   if (adoptionPolicy !== null) {
@@ -198,7 +206,7 @@ export function checkPatch(patch: OrganizationPatch): void {
     if (patch[member] === null) throw invalid(`${member} is required: it cannot be null.`);
   }
   const { name, email, phone, website, address, location, adoptionPolicy } = patch;
-  if (name != null) checkText('name', name, ORGANIZATION_TEXT.name);
+  if (name != null) checkName(name);
   if (email != null) checkEmail(email);
   if (phone != null) checkPhone(phone);
   if (website != null) websiteOf(website);

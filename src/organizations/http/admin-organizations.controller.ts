@@ -3,6 +3,11 @@ import { ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { OPERATOR } from '../../common/requester';
 import { AppConfig } from '../../platform/config/app-config';
+import {
+  ApiIdempotencyKeyHeader,
+  IdempotencyKey,
+  IdempotencyKeyHeader,
+} from '../../platform/http/request/idempotency-key';
 import { AdminApi } from '../../platform/http/admin/admin-api.decorator';
 import {
   ApiErrorResponses,
@@ -33,12 +38,19 @@ export class AdminOrganizationsController {
     summary: 'Onboard a shelter: an organisation to issue staff keys in',
   })
   @ApiResponse({ status: 201, type: OrganizationDto })
-  @ApiErrorResponses(...BODY_ERRORS, 'already_exists')
+  @ApiIdempotencyKeyHeader('organization')
+  @ApiErrorResponses(...BODY_ERRORS, 'already_exists', 'idempotency_key_reused')
   async create(
     @Body() body: NewOrganizationDto,
+    @IdempotencyKey() { key }: IdempotencyKeyHeader,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<OrganizationDto> {
-    const organization = await this.createOrganization.execute(body);
+    // The operator's keys are one client's: the admin token's.
+    const organization = await this.createOrganization.execute(
+      body,
+      key === undefined ? undefined : { scope: 'admin', key },
+    );
+    if (organization.replayed) void reply.header('idempotent-replayed', 'true');
     void reply.header(
       'location',
       `${this.config.http.publicBaseUrl}/organizations/${organization.id}`,

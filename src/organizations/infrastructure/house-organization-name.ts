@@ -2,7 +2,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HOUSE_ORGANIZATION_ID } from '../../common/ownership';
 import { AppConfig } from '../../platform/config/app-config';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
-import { nameKey } from '../domain/name-key';
+import { uniqueNameKey } from '../../common/unique-name';
 
 /**
  * Names organisation 1 from DEFAULT_ORGANIZATION_NAME while no one has changed it (version 1):
@@ -24,6 +24,6 @@ export class HouseOrganizationName implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const name = this.config.organizations.defaultName;
-    await this.sql.query(NAME_IF_UNCHANGED, [HOUSE_ORGANIZATION_ID, name, nameKey(name)]);
+    await this.sql.query(NAME_IF_UNCHANGED, [HOUSE_ORGANIZATION_ID, name, uniqueNameKey(name)]);
   }
 }

@@ -7,7 +7,7 @@ import {
   OrganizationPageQuery,
   OrganizationRepository,
 } from '../application/organization.repository';
-import { nameKey } from '../domain/name-key';
+import { uniqueNameKey } from '../../common/unique-name';
 import {
   Organization,
   OrganizationId,
@@ -110,7 +110,7 @@ export class SqlOrganizationRepository extends OrganizationRepository {
   async add(profile: OrganizationProfile): Promise<Organization> {
     const [row] = await this.sql
       .query<OrganizationRow>(INSERT, [
-        nameKey(profile.name),
+        uniqueNameKey(profile.name),
         ...OrganizationMapper.toValues(profile),
       ])
       .catch(nameTaken(profile.name));
@@ -157,7 +157,7 @@ export class SqlOrganizationRepository extends OrganizationRepository {
       const [updated] = await this.sql
         .query<OrganizationRow>(UPDATE, [
           id,
-          nameKey(next.name),
+          uniqueNameKey(next.name),
           ...OrganizationMapper.toValues(next),
         ])
         .catch(nameTaken(next.name));

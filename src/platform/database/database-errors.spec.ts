@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from './database-errors';
+import { isDatabaseUnavailable, isTransactionConflict } from './database-errors';
 
 describe('isDatabaseUnavailable', () => {
   it.each([
@@ -19,4 +19,22 @@ describe('isDatabaseUnavailable', () => {
   ])('does not take %p for an outage', (error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
   });
+});
+
+describe('isTransactionConflict', () => {
+  it.each([
+    [{ code: '40P01', message: 'deadlock detected' }],
+    [{ code: '40001', message: 'could not serialize access due to concurrent update' }],
+    [{ message: 'query failed', driverError: { code: '40P01' } }],
+    [new Error('wrapped', { cause: { code: '40001' } })],
+  ])('recognises %p as a conflict to run again', (error) => {
+    expect(isTransactionConflict(error)).toBe(true);
+  });
+
+  it.each([[{ code: '23505' }], [{ code: '57014' }], [new Error('40P01')], [undefined]])(
+    'does not take %p for one',
+    (error) => {
+      expect(isTransactionConflict(error)).toBe(false);
+    },
+  );
 });

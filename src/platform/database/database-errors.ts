@@ -43,3 +43,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * SQLSTATEs of a transaction PostgreSQL ended so that others could go on: a deadlock (40P01) or a
+ * serialization failure (40001). Nothing of it was kept; run again, it may well succeed.
+ */
+const CONFLICT_CODES = new Set(['40P01', '40001']);
+
+/** Whether an error is a transaction conflict (CONFLICT_CODES), however wrapped. */
+export function isTransactionConflict(error: unknown): boolean {
+  for (
+    let e = error as { code?: unknown; driverError?: unknown; cause?: unknown } | undefined;
+    e;
+    e = (e.driverError ?? e.cause) as typeof e
+  ) {
+    if (typeof e.code === 'string' && CONFLICT_CODES.has(e.code)) return true;
+  }
+  return false;
+}

@@ -4,6 +4,7 @@ import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '../config/app-config';
+import { isTransactionConflict } from './database-errors';
 import { DatabaseEndpoint } from './database-endpoint';
 import { queryOpening } from './opening-statement';
 import { QUERY_READ_TIMEOUT } from './statement-deadlines';
@@ -12,6 +13,20 @@ import { QUERY_READ_TIMEOUT } from './statement-deadlines';
 function isClientTimeout(error: unknown): boolean {
   return error instanceof Error && error.message === QUERY_READ_TIMEOUT;
 }
+
+/**
+ * How often a transaction PostgreSQL ended for a deadlock or a serialization failure is run
+ * (docs/adr/0046): the first time and twice more, after a short random pause (about 10, then
+ * 20 ms), so that the two sides of a deadlock do not meet again in step. Past that the error is
+ * the client's 503 (error-mapping.ts), never a 500.
+ */
+export const TRANSACTION_ATTEMPTS = 3;
+const RETRY_PAUSE_MS = 10;
+
+const pause = (attempt: number) =>
+  new Promise((resolve) =>
+    setTimeout(resolve, RETRY_PAUSE_MS * 2 ** (attempt - 1) * (0.5 + Math.random())),
+  );
 
 /** A statement of fixed text; its name identifies it on every connection that prepares it. */
 export interface SqlStatement {
@@ -52,6 +67,8 @@ export class SqlStatements {
    * context without hooks; disabling costs nothing there either.
    */
   private open = 0;
+  /** Transactions run again after a deadlock or a serialization failure, since the start. */
+  retried = 0;
 
   constructor(dataSource: DataSource, config: AppConfig, endpoint: DatabaseEndpoint) {
     this.pool = (dataSource.driver as PostgresDriver).master as Pool;
@@ -62,7 +79,7 @@ export class SqlStatements {
   async query<T extends QueryResultRow>(statement: SqlStatement, values: unknown[]): Promise<T[]> {
     const config = this.config(statement, values);
     const open = this.inTransaction.getStore();
-    if (!open) return (await this.pool.query<T>(config)).rows;
+    if (!open) return (await this.autocommit<T>(config)).rows;
     const ahead = open.ahead;
     open.ahead = undefined;
     const answered = send<T>(open, config);
@@ -77,7 +94,23 @@ export class SqlStatements {
   async queryAtCommit(statement: SqlStatement, values: unknown[]): Promise<void> {
     const open = this.inTransaction.getStore();
     if (open) open.atCommit.push(this.config(statement, values));
-    else await this.pool.query(this.config(statement, values));
+    else await this.autocommit(this.config(statement, values));
+  }
+
+  /**
+   * A statement outside any transaction: a transaction of its own, run again as `transaction`
+   * runs one after a deadlock or a serialization failure (nothing of it was kept).
+   */
+  private async autocommit<T extends QueryResultRow>(config: QueryConfig): Promise<QueryResult<T>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.pool.query<T>(config);
+      } catch (error) {
+        if (attempt >= TRANSACTION_ATTEMPTS || !isTransactionConflict(error)) throw error;
+        this.retried += 1;
+        await pause(attempt);
+      }
+    }
   }
 
   private config(statement: SqlStatement, values: unknown[]): QueryConfig {
@@ -94,6 +127,11 @@ export class SqlStatements {
    *
    * BEGIN goes with the first statement, in its round trip: a transaction whose work runs no
    * statement sends nothing at all.
+   *
+   * A transaction PostgreSQL ends for a deadlock or a serialization failure (40P01, 40001) is run
+   * again from the start, `work` included, up to TRANSACTION_ATTEMPTS times: `work` must do
+   * nothing but through the database, or nothing that cannot be done twice. A joined transaction
+   * is not retried on its own: the outermost one is, whole.
    */
   async transaction<T>(work: () => Promise<T>, lock?: AdvisoryLock): Promise<T> {
     const takeLock = lock && `SELECT pg_advisory_xact_lock(${lockKeys(lock)})`;
@@ -102,6 +140,19 @@ export class SqlStatements {
       if (takeLock) sendAhead(joined, takeLock);
       return work();
     }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(work, takeLock);
+      } catch (error) {
+        if (attempt >= TRANSACTION_ATTEMPTS || !isTransactionConflict(error)) throw error;
+        this.retried += 1;
+        await pause(attempt);
+      }
+    }
+  }
+
+  /** One run of a transaction, on a connection of its own: committed, or rolled back. */
+  private async attempt<T>(work: () => Promise<T>, takeLock: string | undefined): Promise<T> {
     const opening = takeLock ? [...this.opening, takeLock] : [...this.opening];
     const client = await this.pool.connect();
     // A connection lost between two statements fails the next (a 503), and the pool drops it on

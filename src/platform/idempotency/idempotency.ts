@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { DomainError } from '../../common/domain-error';
 
 /** How long a client's Idempotency-Key is remembered. */
@@ -47,4 +47,56 @@ export abstract class Idempotency {
     request: IdempotentRequest,
     create: () => Promise<T>,
   ): Promise<IdempotentResult<T>>;
+
+  /**
+   * `once`, for a creation whose answer holds a secret shown only in it (an API key's): a retry
+   * must get that very secret (the client lost the first answer), yet the recorded answer must not
+   * hold it readably. It is recorded sealed (AES-256-GCM) under a key derived from the client's
+   * Idempotency-Key, which is kept only as its SHA-256: the database holds neither the key nor the
+   * secret, and the secret is exactly as safe as the client's Idempotency-Key is unguessable.
+   */
+  async onceSealed<T>(
+    request: IdempotentRequest,
+    create: () => Promise<T>,
+  ): Promise<IdempotentResult<T>> {
+    const sealing = sealingOf(request);
+    const { value, replayed } = await this.once({ ...request, key: sealing.storedKey }, async () =>
+      sealing.seal(await create()),
+    );
+    return { value: sealing.open<T>(value), replayed };
+  }
+}
+
+/** A value as recorded by `onceSealed`. */
+interface Sealed {
+  sealed: 1;
+  iv: string;
+  data: string;
+  tag: string;
+}
+
+function sealingOf({ scope, key }: IdempotentRequest) {
+  const secret = Buffer.from(
+    hkdfSync('sha256', key, scope, 'pet-adoption idempotent answer, sealed', 32),
+  );
+  return {
+    storedKey: `sha256:${createHash('sha256').update(key).digest('hex')}`,
+    seal(value: unknown): Sealed {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', secret, iv);
+      const data = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+      return {
+        sealed: 1,
+        iv: iv.toString('base64'),
+        data: data.toString('base64'),
+        tag: cipher.getAuthTag().toString('base64'),
+      };
+    },
+    open<T>({ iv, data, tag }: Sealed): T {
+      const decipher = createDecipheriv('aes-256-gcm', secret, Buffer.from(iv, 'base64'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64'));
+      const text = Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]);
+      return JSON.parse(text.toString('utf8')) as T;
+    },
+  };
 }

@@ -5,6 +5,7 @@ import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { webhookSecretsAtRest } from './secrets-at-rest';
 
 type Check = 'up' | 'down' | 'memory';
 
@@ -28,9 +29,15 @@ export class HealthController {
   /**
    * Ready when the database answers. Redis, when configured, is reported; while it is down the
    * service is still ready if it fails open (it keeps serving), and not ready if it fails closed.
+   * With DATABASE_URL, `webhookSecrets` says whether webhook secrets are `encrypted` at rest or
+   * kept in `plaintext` (WEBHOOK_SECRETS_KEY unset).
    */
   @Get('ready')
-  async ready(): Promise<{ status: 'ok'; checks: Record<string, Check> }> {
+  async ready(): Promise<{
+    status: 'ok';
+    checks: Record<string, Check>;
+    webhookSecrets?: 'encrypted' | 'plaintext';
+  }> {
     const [database, redis] = await Promise.all([
       this.dataSource.query('SELECT 1').then(
         () => 'up' as const,
@@ -48,6 +55,8 @@ export class HealthController {
           .join(' and ')} unreachable.`,
       });
     }
-    return { status: 'ok', checks };
+    // How webhook secrets are kept (secrets-at-rest.ts): `plaintext` is a deployment to fix.
+    const webhookSecrets = webhookSecretsAtRest(this.config);
+    return { status: 'ok', checks, ...(webhookSecrets ? { webhookSecrets } : {}) };
   }
 }

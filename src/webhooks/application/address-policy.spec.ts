@@ -47,6 +47,33 @@ describe('where webhooks may be sent', () => {
     'https://[64:ff9b:1::7f00:1]/',
     'https://[2002:7f00:1::]/',
     'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+    // IPv4-compatible (::a.b.c.d): what ipaddr.js calls unicast, judged by the IPv4 it carries
+    'https://[::127.0.0.1]/',
+    'https://[::7f00:1]/',
+    'https://[::169.254.169.254]/',
+    'https://[::10.0.0.1]/',
+    'https://[::0.0.0.2]/',
+    // NAT64 local-use: refused when any reading of where the IPv4 sits is not public
+    'https://[64:ff9b:1:7f00:1::]/',
+    'https://[64:ff9b:1:a:7f:0:100::]/',
+    'https://[64:ff9b:1:0:0:0a00:1::]/',
+    // 6to4 carrying private and link-local addresses
+    'https://[2002:a00:1::1]/',
+    'https://[2002:a9fe:a9fe::]/',
+    // Teredo whose client (stored inverted) is loopback, or whose server is private
+    'https://[2001:0:808:808::80ff:fffe]/',
+    'https://[2001:0:a00:1::f7f7:f7f7]/',
+    // IPv6 outside 2000::/3, or a special range inside it: the allow-list refuses it
+    'https://[100::1]/',
+    'https://[4000::1]/',
+    'https://[fec0::1]/',
+    'https://[5f00::1]/',
+    'https://[2001:2::1]/',
+    'https://[2001:10::1]/',
+    'https://[2001:20::1]/',
+    'https://[2001:100::1]/',
+    'https://[3fff::1]/',
+    'https://[2620:4f:8000::1]/',
     // names
     'https://localhost/',
     'https://LOCALHOST./',
@@ -63,6 +90,12 @@ describe('where webhooks may be sent', () => {
     'https://[2606:4700::1111]/',
     'https://[::ffff:8.8.8.8]/',
     'https://[64:ff9b::808:808]/',
+    'https://[::8.8.8.8]/',
+    'https://[2002:808:808::1]/',
+    'https://[2001:0:808:808::f7f7:f7f7]/',
+    'https://[2a00:1450:4001::200e]/',
+    'https://[2001:4860:4860::8888]/',
+    'https://[64:ff9b:1:808:8:808:808:808]/',
     'https://localhost.example.com/',
     'https://mylocalhost/',
   ])('accepts %s', (url) => {
@@ -90,6 +123,8 @@ describe('where webhooks may be sent', () => {
       expect(allowing.urlProblem('http://[::ffff:127.0.0.1]/hook')).toBeUndefined();
       expect(allowing.isRefused('127.0.0.1')).toBe(false);
       expect(allowing.isInAllowedNetwork('::ffff:10.20.0.1')).toBe(true);
+      expect(allowing.isInAllowedNetwork('::127.0.0.1')).toBe(true);
+      expect(allowing.isInAllowedNetwork('2002:7f00:1::1')).toBe(true);
     });
 
     it('exempts nothing else: other private ranges, and http outside them, stay refused', () => {
@@ -111,11 +146,16 @@ describe('where webhooks may be sent', () => {
       '169.254.169.254',
       '10.0.0.1',
       'fe80::1%eth0',
+      '::127.0.0.1',
+      '64:ff9b::10.0.0.1',
+      '2002:7f00:1::1',
+      'fd00::1',
+      '4000::1',
       'nonsense',
     ]) {
       expect(policy.isRefused(address)).toBe(true);
     }
-    for (const address of ['93.184.215.14', '2606:4700::1111']) {
+    for (const address of ['93.184.215.14', '2606:4700::1111', '::8.8.8.8', '2002:808:808::1']) {
       expect(policy.isRefused(address)).toBe(false);
     }
   });

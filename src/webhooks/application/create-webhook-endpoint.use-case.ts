@@ -9,6 +9,7 @@ import {
 import {
   descriptionProblem,
   InvalidWebhookEndpointError,
+  parsedUrl,
   Subscription,
   subscriptionsProblem,
   WebhookEndpoint,
@@ -61,6 +62,8 @@ export class CreateWebhookEndpoint {
     idempotencyKey?: ClientIdempotencyKey,
   ): Promise<CreatedEndpoint> {
     checkScope(['webhooks:manage'], requester.scopes);
+    // Stored as parsed, so that what is shown is where requests go.
+    input = { ...input, url: parsedUrl(input.url) };
     const problem =
       this.addresses.urlProblem(input.url) ??
       subscriptionsProblem(input.events) ??

@@ -6,6 +6,7 @@ import {
   EndpointChanges,
   EndpointId,
   InvalidWebhookEndpointError,
+  parsedUrl,
   subscriptionsProblem,
   WebhookEndpoint,
   WebhookEndpointNotFoundError,
@@ -26,6 +27,7 @@ export class UpdateWebhookEndpoint {
     changes: EndpointChanges,
   ): Promise<WebhookEndpoint> {
     checkScope(['webhooks:manage'], requester.scopes);
+    if (changes.url !== undefined) changes = { ...changes, url: parsedUrl(changes.url) };
     const problem =
       (changes.url === undefined ? undefined : this.addresses.urlProblem(changes.url)) ??
       (changes.events === undefined ? undefined : subscriptionsProblem(changes.events)) ??

@@ -15,7 +15,7 @@ export type Subscription = string;
 /** Every subscription there can be: the feed's event types, and `*`. */
 export const subscriptions = (): string[] => [...feedEventTypeNames(), '*'];
 
-export const ENDPOINT_DESCRIPTION: TextBounds = { min: 0, max: 500 };
+export const ENDPOINT_DESCRIPTION: TextBounds = { min: 0, max: 500, multiline: true };
 /** Longest URL accepted: ample for any real receiver. */
 export const MAX_URL_LENGTH = 2048;
 
@@ -41,6 +41,20 @@ export interface EndpointChanges {
   readonly events?: readonly Subscription[];
   readonly description?: string | null;
   readonly enabled?: boolean;
+}
+
+/**
+ * A URL as it is stored and answered: as parsed (its `href`: host lower-cased, IPv4 spellings in
+ * dotted decimal, IPv6 compressed, default port dropped, path percent-encoded), so what is shown
+ * is where requests go. Text that does not parse is returned as it is, for the address policy to
+ * refuse.
+ */
+export function parsedUrl(text: string): string {
+  try {
+    return new URL(text).href;
+  } catch {
+    return text;
+  }
 }
 
 /** Whether an endpoint subscribed to `subscriptions` wants events of `type`. */

@@ -14,6 +14,7 @@ import {
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
 import type { FastifyReply } from 'fastify';
+import { instantOf } from '../../common/date-time';
 import { AppConfig } from '../../platform/config/app-config';
 import {
   ApiErrorResponses,
@@ -309,7 +310,7 @@ export class WebhookEndpointsController {
     await this.recoverDeliveries.execute(
       requesterOf(client),
       endpointIdOf(params),
-      new Date(body.since),
+      instantOf(body.since),
     );
   }
 }

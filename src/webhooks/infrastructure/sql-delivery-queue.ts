@@ -168,6 +168,16 @@ const DROP: SqlStatement = {
          WHERE id = $1 AND attempts = $2 AND state = 'pending'`,
 };
 
+/**
+ * The endpoint first, as every transaction that changes both takes them (docs/adr/0046): its
+ * deletion locks it, then its deliveries (ON DELETE CASCADE); a completion that locked the
+ * delivery first and the endpoint second deadlocked with it.
+ */
+const LOCK_ENDPOINT: SqlStatement = {
+  name: 'webhook_deliveries_lock_endpoint',
+  text: 'SELECT 1 FROM webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE',
+};
+
 const numberOrNull = (id: string | null) => (id === null ? null : Number(id));
 
 interface ClaimRow {
@@ -246,18 +256,23 @@ export class SqlDeliveryQueue extends DeliveryQueue {
     attemptedAt: Date,
     disableAfterHours: number,
   ) {
-    await this.sql.query(COMPLETE, [
-      delivery.id,
-      delivery.attempt,
-      decision.outcome,
-      decision.retryInSeconds,
-      result.responseStatus,
-      result.error,
-      Math.round(result.durationMs),
-      decision.gone,
-      attemptedAt,
-      disableAfterHours,
-    ]);
+    // Two round trips: BEGIN with the lock, then the completion with COMMIT (with no endpoint
+    // left, the completion finds no delivery and changes nothing).
+    await this.sql.transaction(async () => {
+      await this.sql.query(LOCK_ENDPOINT, [delivery.endpoint.id]);
+      await this.sql.queryAtCommit(COMPLETE, [
+        delivery.id,
+        delivery.attempt,
+        decision.outcome,
+        decision.retryInSeconds,
+        result.responseStatus,
+        result.error,
+        Math.round(result.durationMs),
+        decision.gone,
+        attemptedAt,
+        disableAfterHours,
+      ]);
+    });
   }
 
   async drop(delivery: ClaimedDelivery) {

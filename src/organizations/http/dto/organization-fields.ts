@@ -45,6 +45,8 @@ export const TextMember = (
 ) =>
   applyDecorators(
     (mode === 'required' ? ApiProperty : ApiPropertyOptional)({
+      // Stated: for `string | null` the document would say `object`.
+      type: 'string',
       description,
       minLength: ORGANIZATION_TEXT[field].min,
       maxLength: ORGANIZATION_TEXT[field].max,

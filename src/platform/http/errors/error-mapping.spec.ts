@@ -17,6 +17,18 @@ describe('toErrorResponse', () => {
     });
   });
 
+  it('answers a deadlock or serialization failure left after the retries with 503, never 500', () => {
+    for (const code of ['40P01', '40001']) {
+      const response = toErrorResponse(Object.assign(new Error('deadlock detected'), { code }));
+      expect(response).toMatchObject({
+        status: 503,
+        code: 'service_unavailable',
+        headers: { 'retry-after': '1' },
+      });
+      expect(response.message).not.toMatch(/deadlock/);
+    }
+  });
+
   it('maps domain errors by their code', () => {
     expect(toErrorResponse(new PetNotFoundError(4))).toMatchObject({
       status: 404,

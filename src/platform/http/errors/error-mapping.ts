@@ -5,7 +5,7 @@ import { RateLimitErrorCode } from '@pet-adoption/rate-limit';
 import { DomainError } from '../../../common/domain-error';
 import { ERROR_CODES, ErrorCode, isErrorCode } from '../../../common/error-codes';
 import { InsufficientScopeError } from '../../../common/scopes';
-import { isDatabaseUnavailable } from '../../database/database-errors';
+import { isDatabaseUnavailable, isTransactionConflict } from '../../database/database-errors';
 import { ApiError, ErrorDetail } from './api-error';
 import { ErrorDocumentation } from './error-documentation';
 
@@ -131,6 +131,14 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     return answer('service_unavailable', 'The database is unreachable; retry later.', {
       'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
     });
+  }
+  if (isTransactionConflict(error)) {
+    // Still a deadlock or a serialization failure after the transaction's retries (sql-statements).
+    return answer(
+      'service_unavailable',
+      'The database ended this request to resolve a conflict with others; retry.',
+      { 'retry-after': '1' },
+    );
   }
   return { ...answer('internal_error', 'An unexpected error occurred.'), unexpected: true };
 }

@@ -26,13 +26,16 @@ export const IdempotencyKey = createParamDecorator(
   },
 );
 
-/** Documents the optional `Idempotency-Key` header of an operation that creates a `resource`. */
-export const ApiIdempotencyKeyHeader = (resource: string) =>
+/**
+ * Documents the optional `Idempotency-Key` header of an operation that creates a `resource`,
+ * answering `status` (201, or 200 for a roll's new secret).
+ */
+export const ApiIdempotencyKeyHeader = (resource: string, status = 201) =>
   ApiHeader({
     name: 'Idempotency-Key',
     required: false,
     description:
-      'Makes retries safe: a retry with the same key and body within 24 hours returns the original 201 ' +
+      `Makes retries safe: a retry with the same key and body within 24 hours returns the original ${status} ` +
       `(with \`Idempotent-Replayed: true\`) instead of a second ${resource}; the same key with another body is a 422.`,
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   });

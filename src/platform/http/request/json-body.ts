@@ -3,6 +3,7 @@ import secureJson from 'secure-json-parse';
 import { ApiError } from '../errors/api-error';
 import { routeFactsOfRequest } from '../route-facts/route-facts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
+import { repeatedMemberPath } from './json-members';
 import { markInexactNumbers, reviveInexactNumbers } from './json-numbers';
 
 /** Largest request body the API reads. */
@@ -42,15 +43,17 @@ const tooDeep = () =>
 export function parseJson(text: string): unknown {
   if (Buffer.byteLength(text) > BODY_LIMIT_BYTES) return tooLarge();
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return tooDeep();
+  let parsed: unknown;
   try {
     const marked = markInexactNumbers(text);
     // Refuses __proto__ and constructor.prototype keys, which could reach object prototypes.
-    return marked === null
-      ? secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' })
-      : secureJson.parse(marked, reviveInexactNumbers, {
-          protoAction: 'error',
-          constructorAction: 'error',
-        });
+    parsed =
+      marked === null
+        ? secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' })
+        : secureJson.parse(marked, reviveInexactNumbers, {
+            protoAction: 'error',
+            constructorAction: 'error',
+          });
   } catch (error) {
     return new RejectedBody(
       // secure-json-parse reports both kinds as SyntaxError; only the message tells them apart.
@@ -62,7 +65,21 @@ export function parseJson(text: string): unknown {
         : new ApiError('malformed_json', 'The request body is not valid JSON.'),
     );
   }
+  const repeated = repeatedMemberPath(text);
+  return repeated === null ? parsed : repeatedMember(repeated);
 }
+
+/** A member given twice in one object: which of the two was meant cannot be told. */
+const repeatedMember = (field: string) =>
+  new RejectedBody(
+    ApiError.invalid([
+      {
+        field,
+        issue: 'format',
+        message: `${field || 'A member with an empty name'} is given more than once in one object: each member may appear once.`,
+      },
+    ]),
+  );
 
 const unsupported = (request: FastifyRequest) =>
   new RejectedBody(

@@ -8,7 +8,9 @@ import {
   ValidatorOptions,
 } from 'class-validator';
 import { ApiError } from '../errors/api-error';
+import { clientTextProblem } from './client-text';
 import { RejectedBody } from './json-body';
+import { ParsedQuery, QUERY_REFUSAL } from './strict-query';
 import { ValidationCache } from './validation-cache';
 import { InputKind, validationDetails } from './validation-details';
 
@@ -33,9 +35,20 @@ function invalid(errors: ValidationError[], input: InputKind): ApiError {
     : new ApiError('validation_failed', 'The request is invalid.');
 }
 
+/**
+ * The entity, once its class's rules and then the one character rule for every string in it
+ * (client-text.ts) hold: a member's own rule speaks first (a name of only white space is told
+ * so), the character rule then covers every member, whatever its own rules are.
+ */
 function valid(entity: object, errors: ValidationError[], input: InputKind): object {
   if (errors.length > 0) throw invalid(errors, input);
+  refuseForbiddenText(entity);
   return entity;
+}
+
+function refuseForbiddenText(value: unknown): void {
+  const detail = clientTextProblem(value);
+  if (detail) throw ApiError.invalid([detail]);
 }
 
 /** Parameter types that are no DTO: passed on as they are (as Nest's ValidationPipe does). */
@@ -83,6 +96,14 @@ function refuseForbiddenKeys(value: unknown): void {
   ]);
 }
 
+/** A query the router could not decode (strict-query.ts): refused as a whole, naming the parameter. */
+function refuseBadlyEncodedQuery(value: unknown): void {
+  const refusal = (value as ParsedQuery | undefined)?.[QUERY_REFUSAL];
+  if (refusal !== undefined) {
+    throw ApiError.invalid([{ field: 'query', issue: 'format', message: refusal }]);
+  }
+}
+
 /** The body a handler takes: the deferred parse failure raised, anything but a JSON object refused. */
 function jsonObjectBody(value: unknown): object {
   if (value instanceof RejectedBody) throw value.error;
@@ -107,6 +128,8 @@ function jsonObjectBody(value: unknown): object {
 /** A named scalar path or query parameter (`@Param('id') id: number`), converted as Nest does. */
 function scalarParameter(value: unknown, { type, metatype, data }: ArgumentMetadata): unknown {
   if (!data || (type !== 'param' && type !== 'query') || value === undefined) return value;
+  const detail = clientTextProblem(value, data);
+  if (detail) throw ApiError.invalid([detail]);
   if (metatype === Boolean) return value === true || value === 'true';
   if (metatype === Number) return +(value as string);
   if (metatype === String) return String(value);
@@ -119,7 +142,8 @@ function scalarParameter(value: unknown, { type, metatype, data }: ArgumentMetad
  * properties refused, every failure a 400 `validation_failed` whose details name each offending
  * input, what is wrong with it and how to put it right (validation-details.ts).
  * A body must be a JSON object (its deferred parse failure is raised here, after the guards), and
- * a body or query may not name a prototype property anywhere.
+ * a body or query may not name a prototype property anywhere. Every string of every input then
+ * obeys the one character rule (no NUL, lone surrogate or control character: client-text.ts).
  *
  * One pipe, validating synchronously: Nest's ValidationPipe behind two pipes of our own cost three
  * pipe calls and an await per parameter, and class-validator's `validate` a promise per rule. A DTO
@@ -141,9 +165,17 @@ export class RequestValidationPipe implements PipeTransform {
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type === 'body') value = jsonObjectBody(value);
-    else if (metadata.type === 'query') refuseForbiddenKeys(value);
+    else if (metadata.type === 'query') {
+      refuseBadlyEncodedQuery(value);
+      refuseForbiddenKeys(value);
+    }
     const metatype = metadata.metatype as ClassConstructor<object> | undefined;
-    if (!metatype || SCALAR_TYPES.has(metatype)) return scalarParameter(value, metadata);
+    if (!metatype || SCALAR_TYPES.has(metatype)) {
+      if (!metadata.data && (metadata.type === 'body' || metadata.type === 'query')) {
+        refuseForbiddenText(value);
+      }
+      return scalarParameter(value, metadata);
+    }
     const input = metadata.type as InputKind;
     if (typeof (value ?? {}) !== 'object') {
       throw ApiError.invalid([
@@ -176,8 +208,9 @@ export class RequestValidationPipe implements PipeTransform {
     if (recalled) throw ApiError.invalid(recalled.details);
     const entity = plainToInstance(metatype, value, TRANSFORM_OPTIONS);
     const errors = validateSync(entity, VALIDATOR_OPTIONS);
-    if (errors.length > 0) {
-      const refusal = invalid(errors, input);
+    const detail = errors.length > 0 ? null : clientTextProblem(entity);
+    if (errors.length > 0 || detail) {
+      const refusal = detail ? ApiError.invalid([detail]) : invalid(errors, input);
       cache.rememberInvalid(metatype, key, refusal.details!);
       throw refusal;
     }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsString, Matches, ValidateIf } from 'class-validator';
+import { IsArray, IsBoolean, IsString, ValidateIf } from 'class-validator';
+import { IsDateTime } from '../../../platform/http/request/date-time.validator';
 import { IsText } from '../../../platform/http/request/text.validator';
 import { ENDPOINT_DESCRIPTION, MAX_URL_LENGTH, Subscription } from '../../domain/webhook-endpoint';
 import { SUBSCRIPTION } from './subscription-enum';
@@ -25,7 +26,6 @@ const DESCRIPTION_DOC = {
   maxLength: ENDPOINT_DESCRIPTION.max,
   description: 'For people: what the endpoint is',
 } as const;
-const RFC_3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/i;
 
 /** The body of createWebhookEndpoint. */
 @ApiSchema({ name: 'NewWebhookEndpoint' })
@@ -83,9 +83,6 @@ export class WebhookRecoveryDto {
       'Deliveries that failed for good and were created since this instant are sent again',
     example: '2026-11-23T00:00:00Z',
   })
-  @IsString({ message: 'since must be an RFC 3339 date-time' })
-  @Matches(RFC_3339, {
-    message: 'since must be an RFC 3339 date-time, such as 2026-11-23T00:00:00Z',
-  })
+  @IsDateTime()
   since!: string;
 }
