@@ -1,6 +1,7 @@
 // The feature schematic behind `npm run generate:feature -- <name>` (docs/extending.md): renders
 // the templates under files/ with Angular devkit's template engine, and makes the two edits a
-// feature needs outside its folder (its scope line, its entry in the root module's FEATURES).
+// feature needs outside its folder (its scope line, its entry in the root module's FEATURES),
+// placed by TypeScript's parser (source-edits.js).
 const { strings } = require('@angular-devkit/core');
 const {
   apply,
@@ -12,16 +13,7 @@ const {
   url,
 } = require('@angular-devkit/schematics');
 const { nextTimestamp } = require('../next-timestamp');
-
-function insertBefore(tree, path, marker, text) {
-  const content = tree.read(path)?.toString('utf8');
-  if (content === undefined || !content.includes(marker)) {
-    throw new SchematicsException(
-      `${path} no longer holds "${marker}": add ${text.trim()} by hand.`,
-    );
-  }
-  tree.overwrite(path, content.replace(marker, text + marker));
-}
+const { addImport, appendToArray, appendToObject } = require('./source-edits');
 
 function feature(options) {
   const name = options.name;
@@ -42,24 +34,35 @@ function feature(options) {
       move('.'),
     ]);
     const Module = `${strings.classify(plural)}Module`;
+    const edit = (tree, path, change) => {
+      const text = tree.read(path)?.toString('utf8');
+      if (text === undefined) throw new SchematicsException(`No ${path}.`);
+      try {
+        tree.overwrite(path, change(text));
+      } catch (error) {
+        throw new SchematicsException(error.message);
+      }
+    };
     return chain([
       mergeWith(templates),
       (tree) => {
         // The scope: one line in the table, not a default (keys get it when issued with it).
-        insertBefore(
-          tree,
-          'src/common/scopes.ts',
-          '} as const satisfies',
-          `  '${scope}': { default: false },\n`,
+        edit(tree, 'src/common/scopes.ts', (text) =>
+          appendToObject('src/common/scopes.ts', text, 'SCOPE_TABLE', scope, '{ default: false }'),
         );
-        // The feature: the root module's one import.
-        insertBefore(
-          tree,
-          'src/app.module.ts',
-          'import { featuresAmong }',
-          `import { ${Module} } from './${plural}/${plural}.module';\n`,
+        // The feature: the root module's one import, and its entry in FEATURES.
+        edit(tree, 'src/app.module.ts', (text) =>
+          appendToArray(
+            'src/app.module.ts',
+            addImport(
+              'src/app.module.ts',
+              text,
+              `import { ${Module} } from './${plural}/${plural}.module';`,
+            ),
+            'FEATURES',
+            Module,
+          ),
         );
-        insertBefore(tree, 'src/app.module.ts', '];\n\n/** The modules the public', `, ${Module}`);
         return tree;
       },
     ]);
