@@ -1,12 +1,15 @@
-// The feature schematic behind `npm run generate:feature -- <name>` (docs/extending.md): renders
-// the templates under files/ with Angular devkit's template engine, and makes the two edits a
-// feature needs outside its folder (its scope line, its entry in the root module's FEATURES),
-// placed by TypeScript's parser (source-edits.js).
+// The feature schematic behind `npm run generate:feature -- <name> [--parent <feature>]`
+// (docs/extending.md): renders the templates under files/ with Angular devkit's template engine,
+// and makes the two edits a feature needs outside its folder (its scope line, its entry in the
+// root module's FEATURES), placed by TypeScript's parser (source-edits.js).
+const { readdirSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
 const { strings } = require('@angular-devkit/core');
 const {
   apply,
   applyTemplates,
   chain,
+  filter,
   mergeWith,
   move,
   SchematicsException,
@@ -15,6 +18,54 @@ const {
 const { nextTimestamp } = require('../next-timestamp');
 const { addImport, appendToArray, appendToObject } = require('./source-edits');
 
+/**
+ * The bound of the generated `name` field, in Unicode code points: the domain's rule, the DTO's
+ * and the column's `varchar(n)` (which PostgreSQL counts in characters, not bytes) are all this.
+ */
+const NAME_MAX = 100;
+
+/** The record of a feature folder: `pets` → `pet`, `categories` → `category`. */
+function singularOf(folder) {
+  return folder.endsWith('ies') ? `${folder.slice(0, -3)}y` : folder.replace(/s$/, '');
+}
+
+/**
+ * What the child feature needs to know of its parent, read from the parent's migrations: that its
+ * table exists, and whether its rows are deleted by a `deleted_at` (then a deleted parent is not
+ * found, as its own routes say). Nothing of the parent's code is imported.
+ */
+function parentFacts(root, parent) {
+  const folder = join(root, 'src', parent);
+  const migrations = join(folder, 'infrastructure', 'migrations');
+  let sql;
+  try {
+    sql = readdirSync(migrations)
+      .map((file) => readFileSync(join(migrations, file), 'utf8'))
+      .join('\n');
+  } catch {
+    throw new SchematicsException(
+      `--parent ${parent}: no src/${parent}/infrastructure/migrations (name a feature folder, such as pets).`,
+    );
+  }
+  const table = strings.underscore(parent);
+  if (!sql.includes(`CREATE TABLE "${table}"`)) {
+    throw new SchematicsException(
+      `--parent ${parent}: its migrations create no table "${table}"; nest under a feature whose table is named as its folder.`,
+    );
+  }
+  const softDeleted = new RegExp(
+    `(CREATE|ALTER) TABLE "${table}"[^;\`]*(ADD COLUMN )?"deleted_at"`,
+  ).test(sql);
+  return { table, softDeleted };
+}
+
+/** The templates of a nested feature only: the parent's port, adapter, path and not-found error. */
+const PARENT_ONLY = /__parentName__|__name__\.errors\.ts/;
+
+/** As event-types.ts checks them at start-up: checked here first, to name the fix. */
+const EVENT_NAME = /^[a-z][a-z0-9]*(\.[a-z][a-z0-9_]*)+$/;
+const EVENT_NAME_MAX = 32;
+
 function feature(options) {
   const name = options.name;
   const plural = `${name}s`;
@@ -22,13 +73,39 @@ function feature(options) {
     if (tree.exists(`src/${plural}/${plural}.module.ts`)) {
       throw new SchematicsException(`src/${plural} exists already.`);
     }
+    const parent = options.parent;
+    if (parent !== undefined && !tree.exists(`src/${parent}/${parent}.module.ts`)) {
+      throw new SchematicsException(`--parent ${parent}: no feature src/${parent}.`);
+    }
+    const facts = parent === undefined ? undefined : parentFacts(process.cwd(), parent);
+    const parentName = parent === undefined ? '' : singularOf(parent);
     const scope = `${plural}:write`;
+    // `<object>.<what happened>`: the object without its hyphens (medical-note: medicalnote).
+    const eventName = `${name.replace(/-/g, '')}.created`;
+    if (!EVENT_NAME.test(eventName) || eventName.length > EVENT_NAME_MAX) {
+      throw new SchematicsException(
+        `The event type "${eventName}" would be longer than ${EVENT_NAME_MAX} characters: choose a shorter name.`,
+      );
+    }
     const templates = apply(url('./files'), [
+      // The parent's port and adapter only for a nested feature.
+      filter((path) => parent !== undefined || !PARENT_ONLY.test(path)),
       applyTemplates({
         ...strings,
         name,
         plural,
         scope,
+        eventName,
+        nameMax: NAME_MAX,
+        parent: parent ?? '',
+        parentName,
+        parentTable: facts?.table ?? '',
+        parentSoftDeleted: facts?.softDeleted ?? false,
+        // The route: `v1/pets/:petId/vaccinations`, or `v1/kennels`.
+        route:
+          parent === undefined
+            ? `v1/${plural}`
+            : `v1/${parent}/:${strings.camelize(parentName)}Id/${plural}`,
         timestamp: nextTimestamp(process.cwd()),
       }),
       move('.'),
