@@ -46,10 +46,16 @@ run(process.execPath, [
   'src/common/scopes.ts',
   'src/app.module.ts',
 ]);
+// The sections of docs/extending.md to read next, by their headings (test/generator checks they exist).
+const NEXT = [
+  '2. Make it yours',
+  'Add an event type',
+  "Read another feature's data",
+  '3. Check, as CI will',
+];
 console.log(
   [
-    `Generated src/${plural}${parent ? `, nested under ${parent}` : ''}. Next, in docs/extending.md:`,
-    '  "2. Make it yours" (its fields, its event types, reading another feature\'s data),',
-    '  "3. Check, as CI will" (lint, the OpenAPI document and client, the specs).',
+    `Generated src/${plural}${parent ? `, nested under ${parent}` : ''}. Next, docs/extending.md:`,
+    ...NEXT.map((section) => `  "${section}"`),
   ].join('\n'),
 );
