@@ -37,6 +37,8 @@ module.exports = {
         '<rootDir>/libs/**/*.spec.ts',
         // The layer rules of .dependency-cruiser.js, against fixtures that break them.
         '<rootDir>/test/layer-rules/*.spec.ts',
+        // The feature generator's edits to the shared files (tools/schematics).
+        '<rootDir>/test/generator/*.spec.ts',
       ],
     },
     {

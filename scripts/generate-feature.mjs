@@ -1,19 +1,40 @@
-// npm run generate:feature -- <name>: a feature module in the house's layers, from the local
-// schematic tools/schematics (Angular devkit, as Nest's own generators), then formatted as the
-// lint expects. The name is the record, singular, in kebab-case; the folder is its plural.
+// npm run generate:feature -- <name> [--parent <feature>]: a feature module in the house's layers,
+// from the local schematic tools/schematics (Angular devkit, as Nest's own generators), then
+// formatted as the lint expects. The name is the record, singular, in kebab-case; the folder is its
+// plural. With --parent (a feature folder: pets), its routes nest under the parent's
+// (/v1/pets/{petId}/vaccinations).
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
-const name = process.argv[2];
-if (!name || !/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) {
-  console.error('Usage: npm run generate:feature -- <name> (singular, kebab-case: vaccination)');
+const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+const usage = () => {
+  console.error(
+    'Usage: npm run generate:feature -- <name> [--parent <feature>] (singular, kebab-case: vaccination --parent pets)',
+  );
   process.exit(2);
+};
+const args = process.argv.slice(2);
+let name;
+let parent;
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--parent') parent = args[++i];
+  else if (args[i].startsWith('--parent=')) parent = args[i].slice('--parent='.length);
+  else if (name === undefined) name = args[i];
+  else usage();
 }
+if (!name || !KEBAB.test(name) || (parent !== undefined && !KEBAB.test(parent))) usage();
+
 const require = createRequire(import.meta.url);
 const cli = require.resolve('@angular-devkit/schematics-cli/bin/schematics.js');
 const run = (command, args) => execFileSync(command, args, { stdio: 'inherit' });
 
-run(process.execPath, [cli, './tools/schematics/collection.json:feature', name, '--no-dry-run']);
+run(process.execPath, [
+  cli,
+  './tools/schematics/collection.json:feature',
+  name,
+  ...(parent ? [`--parent=${parent}`] : []),
+  '--no-dry-run',
+]);
 const plural = `${name}s`;
 run(process.execPath, [
   require.resolve('prettier/bin/prettier.cjs'),
@@ -25,4 +46,16 @@ run(process.execPath, [
   'src/common/scopes.ts',
   'src/app.module.ts',
 ]);
-console.log(`Generated src/${plural}: next, docs/extending.md ("After generating").`);
+// The sections of docs/extending.md to read next, by their headings (test/generator checks they exist).
+const NEXT = [
+  '2. Make it yours',
+  'Add an event type',
+  "Read another feature's data",
+  '3. Check, as CI will',
+];
+console.log(
+  [
+    `Generated src/${plural}${parent ? `, nested under ${parent}` : ''}. Next, docs/extending.md:`,
+    ...NEXT.map((section) => `  "${section}"`),
+  ].join('\n'),
+);

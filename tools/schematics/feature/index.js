@@ -1,27 +1,70 @@
-// The feature schematic behind `npm run generate:feature -- <name>` (docs/extending.md): renders
-// the templates under files/ with Angular devkit's template engine, and makes the two edits a
-// feature needs outside its folder (its scope line, its entry in the root module's FEATURES).
+// The feature schematic behind `npm run generate:feature -- <name> [--parent <feature>]`
+// (docs/extending.md): renders the templates under files/ with Angular devkit's template engine,
+// and makes the two edits a feature needs outside its folder (its scope line, its entry in the
+// root module's FEATURES), placed by TypeScript's parser (source-edits.js).
+const { readdirSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
 const { strings } = require('@angular-devkit/core');
 const {
   apply,
   applyTemplates,
   chain,
+  filter,
   mergeWith,
   move,
   SchematicsException,
   url,
 } = require('@angular-devkit/schematics');
 const { nextTimestamp } = require('../next-timestamp');
+const { addImport, appendToArray, appendToObject } = require('./source-edits');
 
-function insertBefore(tree, path, marker, text) {
-  const content = tree.read(path)?.toString('utf8');
-  if (content === undefined || !content.includes(marker)) {
+/**
+ * The bound of the generated `name` field, in Unicode code points: the domain's rule, the DTO's
+ * and the column's `varchar(n)` (which PostgreSQL counts in characters, not bytes) are all this.
+ */
+const NAME_MAX = 100;
+
+/** The record of a feature folder: `pets` → `pet`, `categories` → `category`. */
+function singularOf(folder) {
+  return folder.endsWith('ies') ? `${folder.slice(0, -3)}y` : folder.replace(/s$/, '');
+}
+
+/**
+ * What the child feature needs to know of its parent, read from the parent's migrations: that its
+ * table exists, and whether its rows are deleted by a `deleted_at` (then a deleted parent is not
+ * found, as its own routes say). Nothing of the parent's code is imported.
+ */
+function parentFacts(root, parent) {
+  const folder = join(root, 'src', parent);
+  const migrations = join(folder, 'infrastructure', 'migrations');
+  let sql;
+  try {
+    sql = readdirSync(migrations)
+      .map((file) => readFileSync(join(migrations, file), 'utf8'))
+      .join('\n');
+  } catch {
     throw new SchematicsException(
-      `${path} no longer holds "${marker}": add ${text.trim()} by hand.`,
+      `--parent ${parent}: no src/${parent}/infrastructure/migrations (name a feature folder, such as pets).`,
     );
   }
-  tree.overwrite(path, content.replace(marker, text + marker));
+  const table = strings.underscore(parent);
+  if (!sql.includes(`CREATE TABLE "${table}"`)) {
+    throw new SchematicsException(
+      `--parent ${parent}: its migrations create no table "${table}"; nest under a feature whose table is named as its folder.`,
+    );
+  }
+  const softDeleted = new RegExp(
+    `(CREATE|ALTER) TABLE "${table}"[^;\`]*(ADD COLUMN )?"deleted_at"`,
+  ).test(sql);
+  return { table, softDeleted };
 }
+
+/** The templates of a nested feature only: the parent's port, adapter, path and not-found error. */
+const PARENT_ONLY = /__parentName__|__name__\.errors\.ts/;
+
+/** As event-types.ts checks them at start-up: checked here first, to name the fix. */
+const EVENT_NAME = /^[a-z][a-z0-9]*(\.[a-z][a-z0-9_]*)+$/;
+const EVENT_NAME_MAX = 32;
 
 function feature(options) {
   const name = options.name;
@@ -30,36 +73,73 @@ function feature(options) {
     if (tree.exists(`src/${plural}/${plural}.module.ts`)) {
       throw new SchematicsException(`src/${plural} exists already.`);
     }
+    const parent = options.parent;
+    if (parent !== undefined && !tree.exists(`src/${parent}/${parent}.module.ts`)) {
+      throw new SchematicsException(`--parent ${parent}: no feature src/${parent}.`);
+    }
+    const facts = parent === undefined ? undefined : parentFacts(process.cwd(), parent);
+    const parentName = parent === undefined ? '' : singularOf(parent);
     const scope = `${plural}:write`;
+    // `<object>.<what happened>`: the object without its hyphens (medical-note: medicalnote).
+    const eventName = `${name.replace(/-/g, '')}.created`;
+    if (!EVENT_NAME.test(eventName) || eventName.length > EVENT_NAME_MAX) {
+      throw new SchematicsException(
+        `The event type "${eventName}" would be longer than ${EVENT_NAME_MAX} characters: choose a shorter name.`,
+      );
+    }
     const templates = apply(url('./files'), [
+      // The parent's port and adapter only for a nested feature.
+      filter((path) => parent !== undefined || !PARENT_ONLY.test(path)),
       applyTemplates({
         ...strings,
         name,
         plural,
         scope,
+        eventName,
+        nameMax: NAME_MAX,
+        parent: parent ?? '',
+        parentName,
+        parentTable: facts?.table ?? '',
+        parentSoftDeleted: facts?.softDeleted ?? false,
+        // The route: `v1/pets/:petId/vaccinations`, or `v1/kennels`.
+        route:
+          parent === undefined
+            ? `v1/${plural}`
+            : `v1/${parent}/:${strings.camelize(parentName)}Id/${plural}`,
         timestamp: nextTimestamp(process.cwd()),
       }),
       move('.'),
     ]);
     const Module = `${strings.classify(plural)}Module`;
+    const edit = (tree, path, change) => {
+      const text = tree.read(path)?.toString('utf8');
+      if (text === undefined) throw new SchematicsException(`No ${path}.`);
+      try {
+        tree.overwrite(path, change(text));
+      } catch (error) {
+        throw new SchematicsException(error.message);
+      }
+    };
     return chain([
       mergeWith(templates),
       (tree) => {
         // The scope: one line in the table, not a default (keys get it when issued with it).
-        insertBefore(
-          tree,
-          'src/common/scopes.ts',
-          '} as const satisfies',
-          `  '${scope}': { default: false },\n`,
+        edit(tree, 'src/common/scopes.ts', (text) =>
+          appendToObject('src/common/scopes.ts', text, 'SCOPE_TABLE', scope, '{ default: false }'),
         );
-        // The feature: the root module's one import.
-        insertBefore(
-          tree,
-          'src/app.module.ts',
-          'import { featuresAmong }',
-          `import { ${Module} } from './${plural}/${plural}.module';\n`,
+        // The feature: the root module's one import, and its entry in FEATURES.
+        edit(tree, 'src/app.module.ts', (text) =>
+          appendToArray(
+            'src/app.module.ts',
+            addImport(
+              'src/app.module.ts',
+              text,
+              `import { ${Module} } from './${plural}/${plural}.module';`,
+            ),
+            'FEATURES',
+            Module,
+          ),
         );
-        insertBefore(tree, 'src/app.module.ts', '];\n\n/** The modules the public', `, ${Module}`);
         return tree;
       },
     ]);
