@@ -37,6 +37,7 @@ const nodeOption = (argv) => stringOption(argv, 'node') ?? (process.env.BENCH_NO
  * --compare=<checkout>: only an A/B comparison of this build (B) with another checkout's built
  * service (A), e.g. a worktree of the commit before a change; --compare=. measures the noise
  * (bench/results/compare.md);
+ * --organizations: only the organisations' near page against a plain one (bench/results/organizations.json);
  * --unanalysed: only pages of 10,000 pets never analysed against the same after ANALYZE
  * (bench/results/unanalysed.json);
  * --fan-out: only createPet with 10,000 endpoints of another key subscribed against none
@@ -70,6 +71,7 @@ export function options(argv) {
     frameworks: flag(argv, 'frameworks', false),
     fanOut: flag(argv, 'fan-out', false),
     unanalysed: flag(argv, 'unanalysed', false),
+    organizations: flag(argv, 'organizations', false),
     webhookBacklog: flag(argv, 'webhook-backlog', smoke ? 300 : 100_000),
     smoke,
     command: `npm run bench -- ${argv.join(' ')}`.trim(),

@@ -68,9 +68,11 @@ async function alone(measureScenario, file) {
   console.log(`\n${JSON.stringify(measured, null, 2)}\n\nWritten to bench/results/${file}.json.`);
   process.exit(0);
 }
-// The fan-out scenario alone (docs/adr/0048); pages never analysed (docs/adr/0050).
+// The fan-out scenario alone (docs/adr/0048); pages never analysed (docs/adr/0050); the
+// organisations' near page (docs/adr/0040).
 if (settings.fanOut) await alone(measureFanOut, 'fan-out');
 if (settings.unanalysed) await alone(measureUnanalysed, 'unanalysed');
+if (settings.organizations) await alone(measureOrganizations, 'organizations');
 
 /** The operations measured against the floor, with their requests. */
 function hotOperations(rows) {

@@ -19,7 +19,13 @@ describe('webhook addresses: IPv6 forms carrying IPv4, and the IPv6 allow-list',
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
     t = await startTestApp(
-      { WEBHOOK_ALLOWED_NETWORKS: '', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '1000' },
+      {
+        WEBHOOK_ALLOWED_NETWORKS: '',
+        WEBHOOK_POLL_INTERVAL_MS: '50',
+        WEBHOOK_TIMEOUT_MS: '1000',
+        // Every address is tried at registration: more than the 10 creations a minute per key.
+        WEBHOOK_ENDPOINT_CREATIONS_PER_MINUTE: '10000',
+      },
       (builder) =>
         builder.overrideProvider(HostResolver).useValue(
           new FixedHostResolver({

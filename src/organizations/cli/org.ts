@@ -9,6 +9,8 @@ import { AppConfig, loadConfig } from '../../platform/config/app-config';
 import { ConfigModule } from '../../platform/config/config.module';
 import { databaseOfCommandLine } from '../../platform/database/command-line-database';
 import { DatabaseModule } from '../../platform/database/database.module';
+import { Idempotency } from '../../platform/idempotency/idempotency';
+import { PostgresIdempotency } from '../../platform/idempotency/postgres-idempotency';
 import { CreateOrganization } from '../application/create-organization.use-case';
 import { GetOrganization } from '../application/get-organization.use-case';
 import { ListOrganizations } from '../application/list-organizations.use-case';
@@ -60,6 +62,8 @@ class OrganizationsCliModule {
         ListOrganizations,
         GetOrganization,
         { provide: OrganizationRepository, useClass: SqlOrganizationRepository },
+        // createOrganization takes an Idempotency-Key over HTTP; a command is not retried.
+        { provide: Idempotency, useClass: PostgresIdempotency },
       ],
     };
   }
@@ -192,7 +196,10 @@ export async function organizationCommand(argv: string[]): Promise<string> {
     if (command === 'show') {
       return JSON.stringify(await app.get(GetOrganization).execute(OPERATOR, wanted), null, 2);
     }
-    const organization = await app.get(CreateOrganization).execute(input!);
+    // A command is never a replay: the organisation as the admin API answers it.
+    const { replayed: _replayed, ...organization } = await app
+      .get(CreateOrganization)
+      .execute(input!);
     return (
       `${JSON.stringify(organization, null, 2)}\n\n` +
       `Issue its staff's first key: npm run apikey -- issue --name <name> --plan pro --organization ${organization.id} ` +
