@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expectError, request, Response } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 import { awayFromMinuteEnd } from './support/windows';
@@ -6,6 +7,8 @@ import { awayFromMinuteEnd } from './support/windows';
 jest.setTimeout(30_000);
 
 /** What the key (or address) has left, which every answer here states. */
+const ADMIN_TOKEN = 'admin-token-for-the-e2e-suite-0123456789';
+
 const remaining = (response: Response) => {
   const value = response.headers['x-ratelimit-remaining'] as string | undefined;
   expect({ status: response.status, remaining: value }).toEqual({
@@ -25,7 +28,7 @@ describe('conditional reads', () => {
   let petId: number;
 
   beforeAll(async () => {
-    t = await startTestApp({ ANONYMOUS_PER_MINUTE: '1000' });
+    t = await startTestApp({ ANONYMOUS_PER_MINUTE: '1000', ADMIN_TOKEN });
     await resetDatabase(t.dataSource);
     const created = await request(t.url)
       .post('/v1/pets')
@@ -105,12 +108,41 @@ describe('conditional reads', () => {
     });
   });
 
+  it('answers HEAD as GET: the same ETag, 304 when it matches, uncounted', async () => {
+    const auth = await reader();
+    const read = await get('/v1/pets', auth);
+    const head = await request(t.url).head('/v1/pets').set(auth);
+    expect(head.status).toBe(200);
+    expect(head.headers.etag).toBe(read.headers.etag);
+    expect(remaining(head)).toBe(remaining(read) - 1);
+    const notModified = await request(t.url)
+      .head('/v1/pets')
+      .set(auth)
+      .set('if-none-match', read.headers.etag);
+    expect(notModified.status).toBe(304);
+    expect(remaining(notModified)).toBe(remaining(head));
+  });
+
   it("agrees with If-Match: getPet's ETag is the animal's version", async () => {
     const pet = await get(`/v1/pets/${petId}`, t.auth);
     expect(pet.headers.etag).toBe(`"${pet.body.version}"`);
   });
 
   it('gives another ETag once the answer changes: a renamed animal, a new category, a changed organisation, a page that gained a next one', async () => {
+    // An organisation of this test's own: organisations outlive a reset, and others read 1's.
+    const name = `Conditional Rescue ${randomUUID().slice(0, 8)}`;
+    const onboarded = await request(t.url)
+      .post('/admin/organizations')
+      .set({ authorization: `Bearer ${ADMIN_TOKEN}` })
+      .send({
+        name,
+        email: 'adopt@conditional.example',
+        address: { city: 'Leeds', country: 'GB' },
+      });
+    expect(onboarded.status).toBe(201);
+    const organization = `/v1/organizations/${onboarded.body.id}`;
+    // The page that lists it, however many organisations the run has made.
+    const organizations = `/v1/organizations?name=${encodeURIComponent(name)}`;
     const auth = await reader();
     const tagOf = async (path: string) => (await get(path, auth)).headers.etag as string;
     const before = {
@@ -118,8 +150,8 @@ describe('conditional reads', () => {
       pets: await tagOf('/v1/pets'),
       firstPet: await tagOf('/v1/pets?limit=1'),
       categories: await tagOf('/v1/categories'),
-      organization: await tagOf('/v1/organizations/1'),
-      organizations: await tagOf('/v1/organizations'),
+      organization: await tagOf(organization),
+      organizations: await tagOf(organizations),
     };
 
     const renamed = await request(t.url)
@@ -152,16 +184,16 @@ describe('conditional reads', () => {
     expect((await get('/v1/categories', auth, before.categories)).status).toBe(200);
 
     const staff = await t.issueKey({
-      organizationId: '1',
+      organizationId: String(onboarded.body.id),
       scopes: ['pets:read', 'organization:manage'],
     });
     const changed = await request(t.url)
-      .patch('/v1/organizations/1')
+      .patch(organization)
       .set(staff.auth)
       .send({ adoptionPolicy: `Visits first (${Date.now()})` });
     expect(changed.status).toBe(200);
-    expect((await get('/v1/organizations/1', auth, before.organization)).status).toBe(200);
-    expect((await get('/v1/organizations', auth, before.organizations)).status).toBe(200);
+    expect((await get(organization, auth, before.organization)).status).toBe(200);
+    expect((await get(organizations, auth, before.organizations)).status).toBe(200);
   });
 
   it('answers a key at its per-minute limit 304s all the same, and 429 to a conditional request that does not match', async () => {
