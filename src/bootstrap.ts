@@ -13,6 +13,7 @@ import {
   REQUEST_DEADLINE_SERVER_OPTIONS,
 } from './platform/http/request/request-deadline';
 import { installResponseHeaders, requestId } from './platform/http/response/response-headers';
+import { installDeferredCounts } from './platform/http/conditional-read/conditional-read.interceptor';
 import { RouteFactHeaders } from './platform/http/route-facts/route-fact-headers';
 import { routeFactsOfRequest } from './platform/http/route-facts/route-facts';
 import { PlanThrottlerGuard } from '@pet-adoption/rate-limit';
@@ -92,6 +93,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   const fastify = app.getHttpAdapter().getInstance();
   installJsonBodyParser(fastify);
   installResponseHeaders(fastify, app.get(RouteFactHeaders));
+  installDeferredCounts(fastify);
   app.get(RequestObserver).install(fastify);
   const routes = app.get(RouteTable);
   useRouteTable(fastify, routes);
@@ -109,6 +111,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
         'Content-Type',
         'Idempotency-Key',
         'If-Match',
+        'If-None-Match',
         'X-Request-Id',
       ],
       exposedHeaders: [

@@ -318,11 +318,42 @@ describe('the OpenAPI document and the health endpoints', () => {
     }
   });
 
+  it('declares the conditional reads: If-None-Match, the ETag of their 200 and a 304 not counted', () => {
+    const conditional = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).filter((o) => o.responses['304'] && !isKeyless(o)),
+    );
+    expect(conditional.map((o) => o.operationId).sort()).toEqual([
+      'getOrganization',
+      'getPet',
+      'listCategories',
+      'listOrganizations',
+      'listPets',
+    ]);
+    for (const o of conditional) {
+      const { parameters } = o as Operation & { parameters: { name: string; in: string }[] };
+      expect(parameters).toContainEqual(
+        expect.objectContaining({ name: 'If-None-Match', in: 'header', required: false }),
+      );
+      expect(o.responses['200'].headers).toHaveProperty('ETag');
+      expect(o.responses['304'].headers).toHaveProperty('ETag');
+      expect(o.responses['304']).not.toHaveProperty('content');
+      expect(o.description).toMatch(/a 304 is not counted against the rate limits/);
+      // In the order of their status: the 304 after the 200, before the errors.
+      const statuses = Object.keys(o.responses);
+      expect(statuses).toEqual([...statuses].sort());
+    }
+    // getPet's ETag is its version, as for If-Match.
+    expect(operation('/pets/{petId}', 'get').responses['304'].headers!.ETag).toEqual(
+      operation('/pets/{petId}', 'patch').responses['200'].headers!.ETag,
+    );
+  });
+
   it('marks getPet deprecated, with its headers on every response', () => {
     const getPet = operation('/pets/{petId}', 'get');
     expect(getPet.deprecated).toBe(true);
     expect(Object.keys(getPet.responses).sort()).toEqual([
       '200',
+      '304',
       '400',
       '401',
       '403',

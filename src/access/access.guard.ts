@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import {
   admitAuthenticated,
   allowsAnonymous,
+  ApiClient,
   ApiKeyAuthenticator,
   Authentication,
   getApiClient,
@@ -15,6 +16,7 @@ import {
   skipsThrottle,
 } from '@pet-adoption/rate-limit';
 import { checkScope, Scope } from '../common/scopes';
+import { deferCount, takeDeferredCount } from '../platform/http/conditional-read/deferred-count';
 import { routeFactsOf } from '../platform/http/route-facts/route-facts';
 import { keySubjectOf } from './api-key-rate-limit-subject.resolver';
 
@@ -28,6 +30,11 @@ interface RouteAccess {
   scopes?: readonly Scope[];
   /** A valid key's request is not counted (`@Uncounted()`). */
   uncounted: boolean;
+  /**
+   * With If-None-Match, a valid key's request is counted once answered, and a 304 not at all
+   * (`@ConditionalRead()`).
+   */
+  conditional: boolean;
 }
 
 type Request = RequestWithAddress & { headers: Record<string, string | string[] | undefined> };
@@ -58,6 +65,8 @@ export class AccessGuard implements CanActivate {
     const reply = http.getResponse<RateLimitReply>();
     const known = this.authenticator.authenticateNow(request);
     if (route.uncounted) return this.admitUncounted(request, reply, route, known);
+    if (route.conditional && request.headers['if-none-match'] !== undefined)
+      return this.admitUncounted(request, reply, route, known, true);
     if (!route.limited && known) return this.admit(known, request, reply, route);
     return this.limitThenAdmit(request, reply, route, known);
   }
@@ -65,22 +74,50 @@ export class AccessGuard implements CanActivate {
   /**
    * A route a valid key calls for free: only a request that turns out to have no valid key is
    * counted, for its address; a key never seen here pays from its address before it is looked
-   * up, as on every route, so that a free route is no free way to guess keys.
+   * up, as on every route, so that a free route is no free way to guess keys. A conditional
+   * read (`countLater`) is admitted so too, its key's count left for its answer to settle.
    */
   private async admitUncounted(
     request: Request,
     reply: RateLimitReply,
     route: RouteAccess,
     known: Authentication | undefined,
+    countLater = false,
   ): Promise<boolean> {
-    if (known?.ok) return this.admit(known, request, reply, route);
+    if (known?.ok) return this.admit(known, request, reply, route, countLater);
     if (known === undefined && this.authenticator.isUnverified(request)) {
       await this.limiter.limit(request, reply, null);
-      return this.admit(await this.authenticator.authenticate(request), request, reply, route);
+      const result = await this.authenticator.authenticate(request);
+      return this.admit(result, request, reply, route, countLater);
     }
     const result = known ?? (await this.authenticator.authenticate(request));
     if (!result.ok) await this.limiter.limit(request, reply, null);
-    return this.admit(result, request, reply, route);
+    return this.admit(result, request, reply, route, countLater);
+  }
+
+  /**
+   * A valid key's conditional read: its count is left on the request for the answer to settle
+   * (none for a 304: docs/adr/0051); a key without the scope is counted now, as it would have
+   * been before its 403.
+   */
+  private async admitCountingLater(
+    client: ApiClient,
+    request: Request,
+    reply: RateLimitReply,
+    route: RouteAccess,
+  ): Promise<boolean> {
+    const subject = keySubjectOf(client);
+    deferCount(request, {
+      count: () => this.limiter.limit(request, reply, subject),
+      describe: () => this.limiter.describe(reply, subject),
+    });
+    try {
+      if (route.scopes?.length) checkScope(route.scopes, client.scopes);
+    } catch (error) {
+      await takeDeferredCount(request)?.count();
+      throw error;
+    }
+    return true;
   }
 
   private async limitThenAdmit(
@@ -107,8 +144,11 @@ export class AccessGuard implements CanActivate {
     request: Request,
     reply: RateLimitReply,
     route: RouteAccess,
-  ): boolean {
+    countLater = false,
+  ): boolean | Promise<boolean> {
     admitAuthenticated(result, request, reply, () => route.anonymous);
+    if (countLater && result.ok)
+      return this.admitCountingLater(result.client, request, reply, route);
     if (route.scopes?.length) checkScope(route.scopes, getApiClient(request)?.scopes ?? []);
     return true;
   }
@@ -125,6 +165,7 @@ export class AccessGuard implements CanActivate {
         anonymous: allowsAnonymous(this.reflector, handler, controller),
         scopes: routeFactsOf(handler)?.scopes,
         uncounted: routeFactsOf(handler)?.uncounted === true,
+        conditional: routeFactsOf(handler)?.conditionalRead === true,
       };
       ofController.set(handler, route);
     }

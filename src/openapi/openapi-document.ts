@@ -11,13 +11,17 @@ import { declaredEnumsOf } from '../platform/http/response/declared-enum';
 
 type HeaderObject = { description: string; schema: Record<string, unknown> };
 type HeaderReference = { $ref: string };
-type ResponseObject = { headers?: Record<string, HeaderObject | HeaderReference> };
+type ResponseObject = {
+  description?: string;
+  headers?: Record<string, HeaderObject | HeaderReference>;
+};
 type OperationObject = {
   description?: string;
   deprecated?: boolean;
   responses?: Record<string, ResponseObject>;
   requestBody?: { content?: Record<string, unknown> };
   security?: Record<string, string[]>[];
+  parameters?: object[];
   [extension: `x-${string}`]: unknown;
 };
 
@@ -92,6 +96,47 @@ function addHeaders(
   }
 }
 
+/** The ETag of a listing's 200: a hash, since a page has no version. */
+const LISTING_ETAG = stringHeader(
+  'A strong entity tag of this answer (a hash of its body and `Link`): send it back in `If-None-Match` to be answered 304 while it is unchanged',
+);
+
+/**
+ * A conditional read (`@ConditionalRead()`): `If-None-Match`, the 200's ETag (its own, a
+ * version's, when the operation declares one) and the 304, with the rate-limit headers of every
+ * response; the 304 is placed after the 200, the responses staying in the order of their status.
+ */
+function describeConditionalRead(operation: OperationObject): void {
+  const responses = operation.responses!;
+  const etag = responses['200'].headers?.ETag ?? LISTING_ETAG;
+  addHeaders(operation, (status) => (status === '200' ? { ETag: etag } : undefined));
+  responses['304'] = {
+    description:
+      '`If-None-Match` names the current ETag: the copy held is current. No body; not counted against the rate limits',
+    headers: { ETag: etag, ...RATE_LIMIT_HEADER_REFERENCES },
+  };
+  operation.responses = Object.fromEntries(
+    Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)),
+  );
+  operation.parameters = [
+    ...(operation.parameters ?? []),
+    {
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description:
+        'ETags of copies held (`"…"`, `W/"…"`, a comma-separated list, or `*`): when one is the current one the answer is 304 without a body, not counted against the rate limits (a valid key is still needed)',
+      schema: { type: 'string' },
+    },
+  ];
+  operation.description = [
+    operation.description,
+    'Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits.',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
 /**
  * Writes each operation's route facts (decorator metadata: src/platform/http/route-facts) in the
  * document's terms, with the configured sunsets: `deprecated`, `x-stability`,
@@ -103,6 +148,8 @@ function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
     if (!facts) continue;
     delete operation[ROUTE_FACTS_EXTENSION];
     const { deprecation, stability, scopes, acceptsMergePatch, uncounted, keylessBudget } = facts;
+    // First: the headers of the facts below go on its 304 too.
+    if (facts.conditionalRead) describeConditionalRead(operation);
     const content = operation.requestBody?.content;
     if (acceptsMergePatch && content?.['application/json']) {
       content['application/merge-patch+json'] = content['application/json'];

@@ -13,7 +13,7 @@ export interface paths {
     };
     /**
      * List animals
-     * @description Returns a page of animals in ascending id order; `status`, `categoryId` and `name` combine. Scope: `pets:read`.
+     * @description Returns a page of animals in ascending id order; `status`, `categoryId` and `name` combine. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Scope: `pets:read`.
      */
     get: operations['listPets'];
     put?: never;
@@ -38,7 +38,7 @@ export interface paths {
     /**
      * Fetch one animal (deprecated)
      * @deprecated
-     * @description Returns one animal by identifier. Deprecated since 2026-11-21, removed at 2030-12-05T00:00:00.000Z (it answers 410 `gone` from then on): use GET /v1/pets with a status filter. Scope: `pets:read`.
+     * @description Returns one animal by identifier. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Deprecated since 2026-11-21, removed at 2030-12-05T00:00:00.000Z (it answers 410 `gone` from then on): use GET /v1/pets with a status filter. Scope: `pets:read`.
      */
     get: operations['getPet'];
     put?: never;
@@ -134,7 +134,7 @@ export interface paths {
     };
     /**
      * List categories
-     * @description Beta: it may still change. Returns a page of categories in ascending id order, named or not: every `categoryId` an animal carries is one. Scope: `pets:read`.
+     * @description Beta: it may still change. Returns a page of categories in ascending id order, named or not: every `categoryId` an animal carries is one. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Scope: `pets:read`.
      */
     get: operations['listCategories'];
     put?: never;
@@ -346,7 +346,7 @@ export interface paths {
     };
     /**
      * List the shelters
-     * @description Beta: it may still change. Returns a page of organisations in ascending id order; `name` and `near` (with `radiusKm`) combine. With `near`, only those whose location is within the radius, each with `distanceKm`. Scope: `pets:read`.
+     * @description Beta: it may still change. Returns a page of organisations in ascending id order; `name` and `near` (with `radiusKm`) combine. With `near`, only those whose location is within the radius, each with `distanceKm`. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Scope: `pets:read`.
      */
     get: operations['listOrganizations'];
     put?: never;
@@ -366,7 +366,7 @@ export interface paths {
     };
     /**
      * Fetch one shelter
-     * @description Beta: it may still change. Scope: `pets:read`.
+     * @description Beta: it may still change. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Scope: `pets:read`.
      */
     get: operations['getOrganization'];
     put?: never;
@@ -1285,7 +1285,10 @@ export interface operations {
         /** @description Only animals whose name contains this text, whatever the case of either; every character is literal (`%`, `_` and `\` included) */
         name?: string;
       };
-      header?: never;
+      header?: {
+        /** @description ETags of copies held (`"…"`, `W/"…"`, a comma-separated list, or `*`): when one is the current one the answer is 304 without a body, not counted against the rate limits (a valid key is still needed) */
+        'If-None-Match'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1301,11 +1304,27 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          /** @description A strong entity tag of this answer (a hash of its body and `Link`): send it back in `If-None-Match` to be answered 304 while it is unchanged */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Pets'];
         };
+      };
+      /** @description `If-None-Match` names the current ETag: the copy held is current. No body; not counted against the rate limits */
+      304: {
+        headers: {
+          /** @description A strong entity tag of this answer (a hash of its body and `Link`): send it back in `If-None-Match` to be answered 304 while it is unchanged */
+          ETag?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
@@ -1419,7 +1438,7 @@ export interface operations {
         headers: {
           /** @description Address of the new animal */
           Location?: string;
-          /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read */
+          /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read, or in `If-None-Match` to read it again (304 while unchanged) */
           ETag?: string;
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
@@ -1568,7 +1587,10 @@ export interface operations {
   getPet: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description ETags of copies held (`"…"`, `W/"…"`, a comma-separated list, or `*`): when one is the current one the answer is 304 without a body, not counted against the rate limits (a valid key is still needed) */
+        'If-None-Match'?: string;
+      };
       path: {
         /** @description Identifier of the animal */
         petId: number;
@@ -1580,7 +1602,7 @@ export interface operations {
       /** @description The requested animal */
       200: {
         headers: {
-          /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read */
+          /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read, or in `If-None-Match` to read it again (304 while unchanged) */
           ETag?: string;
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
@@ -1598,6 +1620,26 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Pet'];
         };
+      };
+      /** @description `If-None-Match` names the current ETag: the copy held is current. No body; not counted against the rate limits */
+      304: {
+        headers: {
+          /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read, or in `If-None-Match` to read it again (304 while unchanged) */
+          ETag?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description Deprecated since 2026-11-21T00:00:00Z (RFC 9745): `@1795219200` */
+          Deprecation?: string;
+          /** @description Removal instant (RFC 8594): `Thu, 05 Dec 2030 00:00:00 GMT` */
+          Sunset?: string;
+          /** @description The successor: `<…/pets>; rel="successor-version"` */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
@@ -1969,7 +2011,7 @@ export interface operations {
       /** @description The animal, as changed (unchanged for `{}`) */
       200: {
         headers: {
-          /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read */
+          /** @description The animal's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the animal only as it was read, or in `If-None-Match` to read it again (304 while unchanged) */
           ETag?: string;
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
@@ -2990,7 +3032,10 @@ export interface operations {
         /** @description Return only items whose id is greater than this (the `next` link sets it) */
         after?: number;
       };
-      header?: never;
+      header?: {
+        /** @description ETags of copies held (`"…"`, `W/"…"`, a comma-separated list, or `*`): when one is the current one the answer is 304 without a body, not counted against the rate limits (a valid key is still needed) */
+        'If-None-Match'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3006,6 +3051,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          /** @description A strong entity tag of this answer (a hash of its body and `Link`): send it back in `If-None-Match` to be answered 304 while it is unchanged */
+          ETag?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -3013,6 +3060,22 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Categories'];
         };
+      };
+      /** @description `If-None-Match` names the current ETag: the copy held is current. No body; not counted against the rate limits */
+      304: {
+        headers: {
+          /** @description A strong entity tag of this answer (a hash of its body and `Link`): send it back in `If-None-Match` to be answered 304 while it is unchanged */
+          ETag?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
@@ -5053,7 +5116,10 @@ export interface operations {
         /** @description Only organisations whose name contains this text, whatever the case of either; at least 3 letters or digits; every character literal */
         name?: string;
       };
-      header?: never;
+      header?: {
+        /** @description ETags of copies held (`"…"`, `W/"…"`, a comma-separated list, or `*`): when one is the current one the answer is 304 without a body, not counted against the rate limits (a valid key is still needed) */
+        'If-None-Match'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -5069,6 +5135,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          /** @description A strong entity tag of this answer (a hash of its body and `Link`): send it back in `If-None-Match` to be answered 304 while it is unchanged */
+          ETag?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;
@@ -5076,6 +5144,22 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Organizations'];
         };
+      };
+      /** @description `If-None-Match` names the current ETag: the copy held is current. No body; not counted against the rate limits */
+      304: {
+        headers: {
+          /** @description A strong entity tag of this answer (a hash of its body and `Link`): send it back in `If-None-Match` to be answered 304 while it is unchanged */
+          ETag?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
@@ -5183,7 +5267,10 @@ export interface operations {
   getOrganization: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description ETags of copies held (`"…"`, `W/"…"`, a comma-separated list, or `*`): when one is the current one the answer is 304 without a body, not counted against the rate limits (a valid key is still needed) */
+        'If-None-Match'?: string;
+      };
       path: {
         /** @description Identifier of the organisation */
         organizationId: number;
@@ -5195,7 +5282,7 @@ export interface operations {
       /** @description The organisation */
       200: {
         headers: {
-          /** @description The organization's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the organization only as it was read */
+          /** @description The organization's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the organization only as it was read, or in `If-None-Match` to read it again (304 while unchanged) */
           ETag?: string;
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
@@ -5209,6 +5296,22 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Organization'];
         };
+      };
+      /** @description `If-None-Match` names the current ETag: the copy held is current. No body; not counted against the rate limits */
+      304: {
+        headers: {
+          /** @description The organization's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the organization only as it was read, or in `If-None-Match` to read it again (304 while unchanged) */
+          ETag?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
       400: {
@@ -5352,7 +5455,7 @@ export interface operations {
       /** @description The organisation, as changed */
       200: {
         headers: {
-          /** @description The organization's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the organization only as it was read */
+          /** @description The organization's version as a strong entity tag (`"3"`): send it back in `If-Match` to change the organization only as it was read, or in `If-None-Match` to read it again (304 while unchanged) */
           ETag?: string;
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];

@@ -1,7 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { SkipThrottle } from '@nestjs/throttler';
-import { skipsThrottle } from './rate-limiter';
+import { MemoryWindowStore } from './memory-window-store';
+import { resolveRateLimitOptions } from './rate-limit.options';
+import { RateLimiter, RateLimitReply, skipsThrottle } from './rate-limiter';
 
 @Controller()
 class Limited {
@@ -28,5 +30,35 @@ describe('skipsThrottle', () => {
     expect(skips(Limited, 'counted')).toBe(false);
     expect(skips(Exempt, 'any')).toBe(true);
     expect(skips(Exempt, 'counted')).toBe(false);
+  });
+});
+
+describe('RateLimiter.describe', () => {
+  const at = Date.UTC(2026, 10, 25, 18, 0, 30);
+  const limiter = new RateLimiter(
+    new MemoryWindowStore(),
+    { now: () => at },
+    resolveRateLimitOptions({}),
+  );
+  const subject = { id: 'key:k1', limits: { perMinute: 5, perDay: 100 } };
+  const headersOf = async (act: (reply: RateLimitReply) => Promise<void>) => {
+    const headers: Record<string, string> = {};
+    await act({ header: (name, value) => (headers[name] = value) });
+    return headers;
+  };
+
+  it('writes the headers of the windows as they stand, counting nothing', async () => {
+    await headersOf((reply) => limiter.limit({ ip: '192.0.2.1' }, reply, subject));
+    const described = await headersOf((reply) => limiter.describe(reply, subject));
+    expect(described).toEqual({
+      'X-RateLimit-Limit': '5',
+      'X-RateLimit-Remaining': '4',
+      'X-RateLimit-Reset': String(Date.UTC(2026, 10, 25, 18, 1, 0) / 1000),
+      'RateLimit-Policy': '"minute";q=5;w=60, "day";q=100;w=86400',
+      RateLimit: '"minute";r=4;t=30',
+    });
+    expect(await headersOf((reply) => limiter.describe(reply, subject))).toEqual(described);
+    const counted = await headersOf((reply) => limiter.limit({ ip: '192.0.2.1' }, reply, subject));
+    expect(counted['X-RateLimit-Remaining']).toBe('3');
   });
 });

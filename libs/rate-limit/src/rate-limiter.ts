@@ -94,6 +94,16 @@ export class RateLimiter {
   }
 
   /**
+   * Writes the subject's headers as they stand, counting nothing: for an answer that costs no
+   * budget but tells the client where it stands (a 304 of a conditional read). 503 as `peek`.
+   */
+  async describe(reply: RateLimitReply, subject: RateLimitSubject): Promise<void> {
+    const { windows, now } = await this.peek(subject);
+    const headers = rateLimitHeaders(windows, now, rateLimitPolicy(subject.limits));
+    for (const name in headers) reply.header(name, headers[name]);
+  }
+
+  /**
    * Counts a request for the subject and writes the headers of its windows, from the instant the
    * store decided at (the Redis server's, with Redis), not this process's clock.
    */

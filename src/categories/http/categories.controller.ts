@@ -11,7 +11,11 @@ import {
 import { PageQueryDto } from '../../platform/http/request/page-query.dto';
 import { ApiNamedArrayResponse } from '../../platform/http/response/api-named-array-response.decorator';
 import { nextPageLink, nextPageLinkHeader } from '../../platform/http/response/next-page-link';
-import { RequiresScope, Stability } from '../../platform/http/route-facts/route-facts.decorators';
+import {
+  ConditionalRead,
+  RequiresScope,
+  Stability,
+} from '../../platform/http/route-facts/route-facts.decorators';
 import { ListCategories } from '../application/list-categories.use-case';
 import { PutCategory } from '../application/put-category.use-case';
 import { Category, MAX_CATEGORY_ID } from '../domain/category';
@@ -32,6 +36,7 @@ export class CategoriesController {
   ) {}
 
   @Get()
+  @ConditionalRead()
   @Stability('beta')
   @RequiresScope('pets:read')
   @ApiOperation({

@@ -20,6 +20,7 @@ import {
 } from '../../platform/http/response/version-entity-tag';
 import {
   AcceptsMergePatch,
+  ConditionalRead,
   RequiresScope,
   Stability,
 } from '../../platform/http/route-facts/route-facts.decorators';
@@ -47,6 +48,7 @@ export class OrganizationsController {
   ) {}
 
   @Get()
+  @ConditionalRead()
   @Stability('beta')
   @RequiresScope('pets:read')
   @ApiOperation({
@@ -78,6 +80,7 @@ export class OrganizationsController {
   }
 
   @Get(':organizationId')
+  @ConditionalRead()
   @Stability('beta')
   @RequiresScope('pets:read')
   @ApiOperation({ operationId: 'getOrganization', summary: 'Fetch one shelter' })

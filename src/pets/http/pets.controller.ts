@@ -40,6 +40,7 @@ import { PetUpdateDto } from './dto/pet-update.dto';
 import { ApiNamedArrayResponse } from '../../platform/http/response/api-named-array-response.decorator';
 import {
   AcceptsMergePatch,
+  ConditionalRead,
   Deprecated,
   RequiresScope,
   Stability,
@@ -69,6 +70,7 @@ export class PetsController {
   ) {}
 
   @Get()
+  @ConditionalRead()
   @RequiresScope('pets:read')
   @ApiOperation({
     operationId: 'listPets',
@@ -153,6 +155,7 @@ export class PetsController {
     successor: '/pets',
     instead: 'use GET /v1/pets with a status filter.',
   })
+  @ConditionalRead()
   @RequiresScope('pets:read')
   @ApiOperation({
     operationId: 'getPet',

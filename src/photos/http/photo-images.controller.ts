@@ -7,7 +7,7 @@ import { KeylessBudget, Stability } from '../../platform/http/route-facts/route-
 import { GetPhotoImage } from '../application/get-photo-image.use-case';
 import { parsePhotoKey } from '../domain/photo-key';
 import { PhotoFileParamsDto } from './dto/photo-file.params.dto';
-import { namesEntityTag } from './if-none-match';
+import { namesEntityTag } from '../../platform/http/request/if-none-match';
 import { PhotoBudgetGuard } from './photo-budget.guard';
 
 /** A key's bytes never change: any cache may keep them for a year without asking again. */

@@ -11,7 +11,7 @@ export const versionEntityTag = (resource: { version: number }) =>
 /** The `ETag` response header of a versioned resource's answer, as the OpenAPI document states it. */
 export const etagHeader = (resource: string) => ({
   ETag: {
-    description: `The ${resource}'s version as a strong entity tag (\`"3"\`): send it back in \`If-Match\` to change the ${resource} only as it was read`,
+    description: `The ${resource}'s version as a strong entity tag (\`"3"\`): send it back in \`If-Match\` to change the ${resource} only as it was read, or in \`If-None-Match\` to read it again (304 while unchanged)`,
     schema: { type: 'string' },
   },
 });

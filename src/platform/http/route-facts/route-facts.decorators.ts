@@ -73,6 +73,15 @@ export const AcceptsMergePatch = () => stating({ acceptsMergePatch: true });
 export const Uncounted = () => stating({ uncounted: true });
 
 /**
+ * A read whose answer carries an ETag (the handler's own, a version; else a hash of the body and
+ * its Link): a request whose If-None-Match names it gets 304 without a body, not counted against
+ * the key's budget; any other answer to a request with If-None-Match is counted once known
+ * (ConditionalReadInterceptor; docs/adr/0051). A request without If-None-Match is counted first,
+ * as on any route. The document declares the 304, the ETag and If-None-Match.
+ */
+export const ConditionalRead = () => stating({ conditionalRead: true });
+
+/**
  * The operation needs no API key (what it answers is public), and the access guard neither
  * requires one nor counts it: `guard` counts it instead, per client address, in a budget of its
  * own named `budget` (the photos' image GETs: docs/adr/0043). The document marks it `security: []`.

@@ -37,6 +37,11 @@ export interface RouteFacts {
    * the key's nor the address's anonymous one: this names that budget for the document.
    */
   keylessBudget?: string;
+  /**
+   * The answer carries an ETag, and a request whose If-None-Match names it is answered 304 and not
+   * counted against the key's budget; any other answer is counted once it is known.
+   */
+  conditionalRead?: boolean;
 }
 
 export const ROUTE_FACTS = 'pet-adoption:route-facts';
