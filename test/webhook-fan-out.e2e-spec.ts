@@ -31,7 +31,10 @@ describe('webhook fan-out after the write', () => {
   afterEach(() => receiver.stop());
   afterAll(() => t.close());
 
-  /** Endpoints of the listening key, written as its registrations would have. */
+  /**
+   * Endpoints of the listening key, written by SQL: more than a key's cap (docs/adr/0047), as
+   * many keys with a few each would have.
+   */
   const addEndpoints = (count: number, events: string[] = ['*']) =>
     t.dataSource.query(
       `INSERT INTO webhook_endpoints (owner_key_id, url, events, secret)

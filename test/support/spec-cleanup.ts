@@ -1,3 +1,8 @@
 import { killLeftoverServices } from './service-process';
 
+// An e2e spec boots the application, often in a hook: on a loaded machine (CI on two cores) one
+// boot took 5-7 s, past Jest's default 5 s, and failed a whole file. A spec that needs longer
+// still says so itself (jest.setTimeout in the file overrides this).
+jest.setTimeout(30_000);
+
 afterAll(() => killLeftoverServices());
