@@ -91,15 +91,29 @@ export async function startTestApp(
  */
 const KEPT_TABLES = ['migrations', 'api_keys', 'organizations', 'pet_status_counts'];
 
+/** The tables the background jobs lock, in their order (docs/adr/0046). */
+const LOCKED_FIRST = [
+  'webhook_fan_out',
+  'webhook_endpoints',
+  'webhook_deliveries',
+  'webhook_attempts',
+  'events',
+];
+
 /**
  * Empties every other table of the database, found in the catalogue rather than listed, so that
  * a feature's new table (one referencing pets included) is reset with no edit here.
  */
 export async function resetDatabase(dataSource: DataSource): Promise<void> {
+  // TRUNCATE locks its tables one by one, in the order given: first those the background jobs
+  // lock, in the order they lock them (the fan-out's progress row first; then endpoints,
+  // deliveries, attempts, events, as the worker's claim and completion do), so that a job and
+  // the reset wait for each other instead of deadlocking.
   const tables: { name: string }[] = await dataSource.query(
     `SELECT quote_ident(tablename) AS name FROM pg_tables
-      WHERE schemaname = current_schema() AND NOT (tablename = ANY($1)) ORDER BY tablename`,
-    [KEPT_TABLES],
+      WHERE schemaname = current_schema() AND NOT (tablename = ANY($1))
+      ORDER BY array_position($2::text[], tablename::text), tablename`,
+    [KEPT_TABLES, LOCKED_FIRST],
   );
   if (tables.length === 0) return;
   const truncate = `TRUNCATE ${tables.map(({ name }) => name).join(', ')} RESTART IDENTITY`;
@@ -109,7 +123,8 @@ export async function resetDatabase(dataSource: DataSource): Promise<void> {
     try {
       return void (await dataSource.query(truncate));
     } catch (error) {
-      if ((error as { code?: string }).code !== '40P01' || attempt === 5) throw error;
+      if ((error as { code?: string }).code !== '40P01' || attempt === 10) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
     }
   }
 }
