@@ -96,6 +96,33 @@ describe('Idempotency-Key on every creating POST', () => {
       expect(other.status).toBe(201);
       expect(other.body.id).not.toBe(first.body.id);
     });
+
+    it('issues one key when the first requests under a key arrive together', async () => {
+      const before = await count('api_keys');
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map(() => client().post(path).set('idempotency-key', 'desk-3').send(body)),
+      );
+      for (const answer of answers) expect(answer.status).toBe(201);
+      expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(3);
+      expect(new Set(answers.map((a) => a.body.key)).size).toBe(1);
+      expect(await count('api_keys')).toBe(before + 1);
+    });
+  });
+
+  it('gives the claim of a key issuance that failed back: a retry is refused as the first was, a corrected request creates', async () => {
+    const body = { name: 'Desk', plan: 'free', organizationId: 987654 };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const answer = await admin.post('/admin/api-keys').set('idempotency-key', 'k').send(body);
+      expectError(answer, 400, 'validation_failed');
+      expect(answer.body.message).toContain('organizationId 987654 names no organization');
+    }
+    expect(await count('idempotency_keys')).toBe(0);
+    // Nothing was created under the key: a corrected request under it creates, not a 422.
+    await admin
+      .post('/admin/api-keys')
+      .set('idempotency-key', 'k')
+      .send({ ...body, organizationId: 1 })
+      .expect(201);
   });
 
   it('createOrganization: one organisation for retries, 422 for another body under the key', async () => {

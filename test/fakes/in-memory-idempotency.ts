@@ -24,4 +24,9 @@ export class InMemoryIdempotency extends Idempotency {
     this.claims.set(id, { fingerprint: request.fingerprint, value });
     return { value, replayed: false };
   }
+
+  /** Without a transaction, `once` already creates apart from its claim. */
+  onceApart<T>(request: IdempotentRequest, create: () => Promise<T>) {
+    return this.once(request, create);
+  }
 }

@@ -17,6 +17,10 @@ class RecordingIdempotency extends Idempotency {
     });
     return { value, replayed: false };
   }
+
+  onceApart<T>(request: IdempotentRequest, create: () => Promise<T>) {
+    return this.once(request, create);
+  }
 }
 
 describe('Idempotency.onceSealed', () => {

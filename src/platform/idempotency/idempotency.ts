@@ -30,6 +30,18 @@ export class IdempotencyKeyReusedError extends DomainError {
   }
 }
 
+/** A retry came while the first request under its key was still creating, and waited in vain. */
+export class IdempotentCreationInProgressError extends DomainError {
+  readonly code = 'service_unavailable';
+  readonly retryAfterSeconds = 1;
+
+  constructor() {
+    super(
+      'An earlier request with this Idempotency-Key is still being served; send the retry again after Retry-After to get its answer.',
+    );
+  }
+}
+
 /** The fingerprint of a request: a hash of the values that make it what it is. */
 export function fingerprintOf(values: unknown[]): string {
   return createHash('sha256').update(JSON.stringify(values)).digest('hex');
@@ -49,19 +61,33 @@ export abstract class Idempotency {
   ): Promise<IdempotentResult<T>>;
 
   /**
+   * `once`, for a creation kept by a store that commits on its own instead of joining the claim's
+   * transaction (the API-key library's): the claim commits first, then `create` runs, then its
+   * answer is recorded. A concurrent retry waits for that answer; a creation that fails gives its
+   * claim back. Holding no connection while `create` runs, it never waits on a pool that has one
+   * connection (the embedded engine's) for a connection it holds itself.
+   */
+  abstract onceApart<T>(
+    request: IdempotentRequest,
+    create: () => Promise<T>,
+  ): Promise<IdempotentResult<T>>;
+
+  /**
    * `once`, for a creation whose answer holds a secret shown only in it (an API key's): a retry
    * must get that very secret (the client lost the first answer), yet the recorded answer must not
    * hold it readably. It is recorded sealed (AES-256-GCM) under a key derived from the client's
    * Idempotency-Key, which is kept only as its SHA-256: the database holds neither the key nor the
    * secret, and the secret is exactly as safe as the client's Idempotency-Key is unguessable.
+   * The answers that hold a secret are API keys', kept by the key library's store: it runs apart.
    */
   async onceSealed<T>(
     request: IdempotentRequest,
     create: () => Promise<T>,
   ): Promise<IdempotentResult<T>> {
     const sealing = sealingOf(request);
-    const { value, replayed } = await this.once({ ...request, key: sealing.storedKey }, async () =>
-      sealing.seal(await create()),
+    const { value, replayed } = await this.onceApart(
+      { ...request, key: sealing.storedKey },
+      async () => sealing.seal(await create()),
     );
     return { value: sealing.open<T>(value), replayed };
   }

@@ -4,6 +4,7 @@ import {
   Idempotency,
   IDEMPOTENCY_TTL_SECONDS,
   IdempotencyKeyReusedError,
+  IdempotentCreationInProgressError,
   IdempotentRequest,
   IdempotentResult,
 } from './idempotency';
@@ -16,6 +17,25 @@ const CLAIM: SqlStatement = {
            SET request_hash = EXCLUDED.request_hash, response = NULL, created_at = now()
            WHERE idempotency_keys.created_at < now() - make_interval(secs => $4)
          RETURNING 1`,
+};
+/**
+ * A claim for a creation apart from it (`onceApart`): as CLAIM, and it also takes over a claim left
+ * without an answer for longer than any creation takes, whose request ended before recording one.
+ */
+const CLAIM_APART: SqlStatement = {
+  name: 'idempotency_claim_apart',
+  text: `INSERT INTO idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3)
+         ON CONFLICT (scope, key) DO UPDATE
+           SET request_hash = EXCLUDED.request_hash, response = NULL, created_at = now()
+           WHERE idempotency_keys.created_at < now() - make_interval(secs => $4)
+              OR (idempotency_keys.response IS NULL
+                  AND idempotency_keys.created_at < now() - make_interval(secs => $5))
+         RETURNING 1`,
+};
+/** Gives back the claim of a creation that failed, so that a retry may create. */
+const RELEASE: SqlStatement = {
+  name: 'idempotency_release',
+  text: 'DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND response IS NULL',
 };
 const RECORD: SqlStatement = {
   name: 'idempotency_record',
@@ -33,6 +53,12 @@ const EARLIER: SqlStatement = {
  * before creating matters: a creation with a uniqueness rule of its own (one open order per pet)
  * would otherwise make a retry collide with its own first attempt instead of replaying it.
  */
+/** How long a claim apart may stay without an answer before a retry takes it over. */
+const ABANDONED_AFTER_SECONDS = 60;
+/** How long a retry waits for the answer of a creation apart still under way, and how often it looks. */
+const IN_PROGRESS_WAIT_MS = 5_000;
+const IN_PROGRESS_POLL_MS = 25;
+
 @Injectable()
 export class PostgresIdempotency extends Idempotency {
   constructor(private readonly sql: SqlStatements) {
@@ -61,5 +87,43 @@ export class PostgresIdempotency extends Idempotency {
       if (earlier.request_hash !== fingerprint) throw new IdempotencyKeyReusedError();
       return { value: earlier.response, replayed: true };
     });
+  }
+
+  async onceApart<T>(
+    request: IdempotentRequest,
+    create: () => Promise<T>,
+  ): Promise<IdempotentResult<T>> {
+    const { scope, key, fingerprint } = request;
+    const deadline = Date.now() + IN_PROGRESS_WAIT_MS;
+    for (;;) {
+      const claimed = await this.sql.query(CLAIM_APART, [
+        scope,
+        key,
+        fingerprint,
+        IDEMPOTENCY_TTL_SECONDS,
+        ABANDONED_AFTER_SECONDS,
+      ]);
+      if (claimed.length === 1) {
+        let value: T;
+        try {
+          value = await create();
+        } catch (error) {
+          await this.sql.query(RELEASE, [scope, key]);
+          throw error;
+        }
+        await this.sql.query(RECORD, [scope, key, JSON.stringify(value)]);
+        return { value, replayed: false };
+      }
+      const [earlier] = await this.sql.query<{ request_hash: string; response: T | null }>(
+        EARLIER,
+        [scope, key],
+      );
+      // Released by a creation that failed: this request may create.
+      if (earlier === undefined) continue;
+      if (earlier.request_hash !== fingerprint) throw new IdempotencyKeyReusedError();
+      if (earlier.response !== null) return { value: earlier.response, replayed: true };
+      if (Date.now() >= deadline) throw new IdempotentCreationInProgressError();
+      await new Promise((resolve) => setTimeout(resolve, IN_PROGRESS_POLL_MS));
+    }
   }
 }
