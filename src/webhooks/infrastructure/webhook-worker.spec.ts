@@ -16,6 +16,9 @@ const delivery = (id: number, endpointId: number, owner: string, destination: st
 class ScriptedQueue {
   readonly requests: { limit: number; owners: object; destinations: object }[] = [];
   next: ClaimedDelivery[][] = [];
+  /** When set, a claim answers only once the test calls `answer`. */
+  held = false;
+  answer?: () => void;
 
   claim(request: ClaimRequest): Promise<ClaimedDelivery[]> {
     this.requests.push({
@@ -23,26 +26,35 @@ class ScriptedQueue {
       owners: Object.fromEntries(request.heldByOwner),
       destinations: Object.fromEntries(request.heldByDestination),
     });
-    return Promise.resolve(this.next.shift() ?? []);
+    const claimed = this.next.shift() ?? [];
+    if (!this.held) return Promise.resolve(claimed);
+    return new Promise((resolve) => (this.answer = () => resolve(claimed)));
   }
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
+const metrics = {
+  attemptDuration: { observe: () => undefined },
+  deliveries: { inc: () => undefined },
+} as unknown as WebhookMetrics;
+
+/** A deliverer whose attempts end when the test says. */
+function controlledDeliverer() {
+  const ends = new Map<number, () => void>();
+  const deliver = {
+    execute: (claimed: ClaimedDelivery) =>
+      new Promise((resolve) =>
+        ends.set(claimed.id, () => resolve({ outcome: 'succeeded', durationMs: 1 })),
+      ),
+  } as unknown as DeliverWebhook;
+  return { ends, deliver };
+}
+
 describe('WebhookWorker', () => {
   it('tells each claim what it holds per owner and per destination, and forgets what ended', async () => {
     const queue = new ScriptedQueue();
-    const ends = new Map<number, () => void>();
-    const deliver = {
-      execute: (claimed: ClaimedDelivery) =>
-        new Promise((resolve) =>
-          ends.set(claimed.id, () => resolve({ outcome: 'succeeded', durationMs: 1 })),
-        ),
-    } as unknown as DeliverWebhook;
-    const metrics = {
-      attemptDuration: { observe: () => undefined },
-      deliveries: { inc: () => undefined },
-    } as unknown as WebhookMetrics;
+    const { ends, deliver } = controlledDeliverer();
     const worker = new WebhookWorker(queue as unknown as DeliveryQueue, deliver, metrics, {
       concurrency: 10,
       endpointConcurrency: 4,
@@ -70,6 +82,33 @@ describe('WebhookWorker', () => {
     });
     ends.get(2)!();
     await tick();
+    expect(queue.requests.at(-1)).toEqual({ limit: 10, owners: {}, destinations: {} });
+    await worker.onApplicationShutdown();
+  });
+
+  it('claims again at once when an attempt ends while a claim is under way, not a poll interval later', async () => {
+    const queue = new ScriptedQueue();
+    const { ends, deliver } = controlledDeliverer();
+    const worker = new WebhookWorker(queue as unknown as DeliveryQueue, deliver, metrics, {
+      concurrency: 10,
+      endpointConcurrency: 4,
+      pollIntervalMs: 60_000,
+    });
+    queue.held = true;
+    queue.next.push([delivery(1, 1, '7', 'a.example:443')]);
+    worker.onApplicationBootstrap();
+    await tick();
+    queue.answer!();
+    await tick();
+    // The second claim is under way (it will find nothing) when the attempt ends.
+    expect(queue.requests).toHaveLength(2);
+    ends.get(1)!();
+    await tick();
+    queue.answer!();
+    await tick();
+    expect(queue.requests).toHaveLength(3);
+    queue.held = false;
+    queue.answer!();
     expect(queue.requests.at(-1)).toEqual({ limit: 10, owners: {}, destinations: {} });
     await worker.onApplicationShutdown();
   });

@@ -39,6 +39,14 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   private readonly attempts = new Set<Promise<void>>();
   /** Wakes the loop early: room was made, or the worker is stopping. */
   private wake?: () => void;
+  /**
+   * An attempt ended since the last claim was sent. A claim under way may not have seen its room
+   * (its owner's share was still taken), and no idle loop was there to be woken: without this,
+   * the next claim waited a whole poll interval, and a key whose share is one attempt at a time
+   * got one delivery per interval (measured: 1 in 270 ms on the embedded engine, whose claims and
+   * completions are slow enough to overlap every time).
+   */
+  private roomMade = false;
   private lastWarning = 0;
 
   constructor(
@@ -62,6 +70,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
 
   private async run(): Promise<void> {
     while (!this.stopping) {
+      this.roomMade = false;
       const room = this.limits.concurrency - this.held;
       let claimed: ClaimedDelivery[] = [];
       if (room > 0) {
@@ -79,7 +88,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
         }
       }
       for (const delivery of claimed) this.hold(delivery);
-      if (claimed.length === 0 || this.held >= this.limits.concurrency) await this.idle();
+      const full = this.held >= this.limits.concurrency;
+      // Not when the worker began stopping during the claim: the wake-up went to no one.
+      if ((claimed.length === 0 || full) && !this.roomMade && !this.stopping) await this.idle();
     }
   }
 
@@ -126,6 +137,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
         count(this.heldByDestination, delivery.endpoint.destination, -1);
         if (slot.running === 0 && slot.waiting.length === 0) this.endpoints.delete(id);
         else this.startWaiting(id);
+        this.roomMade = true;
         this.wake?.();
       });
       this.attempts.add(attempt);
