@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { apiClient } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 import { awayFromMinuteEnd } from './support/windows';
+import { redisKeyPrefix } from './support/confinement';
 
 jest.setTimeout(60_000);
 
@@ -46,7 +47,7 @@ describe("a valid key is never refused for its address's anonymous traffic", () 
   let a: TestApp;
   let b: TestApp;
   let business: string;
-  const prefix = `pet-adoption-test:bans:${process.pid}:${Date.now()}:`;
+  const prefix = `${redisKeyPrefix()}bans:${process.pid}:${Date.now()}:`;
 
   beforeAll(async () => {
     a = await startTestApp({ REDIS_KEY_PREFIX: prefix, ADMIN_TOKEN });

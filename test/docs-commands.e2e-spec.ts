@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { commandsOf, DocCommand, outputsOf, scriptOf, unmatched } from './support/doc-commands';
+import { freePort } from './support/peers/processes';
 import { ServiceProcess, startService, stopService } from './support/service-process';
 
 /**
@@ -32,16 +33,24 @@ const DONE_BY_THE_RUN = new Map<string, string>([
 ]);
 
 /** How the run sends a command: as written, but on this instance. */
-function asRun(command: DocCommand, port: number, firstRunKey: string): string {
+function asRun(
+  command: DocCommand,
+  { port, receiverPort, firstRunKey }: { port: number; receiverPort: number; firstRunKey: string },
+): string {
   const text = command.text.trim();
   const done = DONE_BY_THE_RUN.get(text);
   if (done !== undefined) return `: ${JSON.stringify(done)}`;
   // Production's database and Redis are this instance's own: the embedded engine, which
   // `npm run apikey` reaches through DATA_DIR while the service runs.
   if (/^export DATABASE_URL=\S+ REDIS_URL=\S+$/.test(text)) return ': the instance its own';
-  return command.text
-    .replace(/^KEY=pet_live_…/, `KEY=${firstRunKey}`)
-    .replaceAll('http://localhost:3000', `http://127.0.0.1:${port}`);
+  return (
+    command.text
+      .replace(/^KEY=pet_live_…/, `KEY=${firstRunKey}`)
+      .replaceAll('http://localhost:3000', `http://127.0.0.1:${port}`)
+      // The receiver of "A delivery" is docs-webhook-receiver's to run: its port here is one the
+      // run holds (TEST_PORTS), where nothing listens, not 4000, which may be anyone's.
+      .replaceAll('http://127.0.0.1:4000/', `http://127.0.0.1:${receiverPort}/`)
+  );
 }
 
 /**
@@ -100,6 +109,7 @@ describe('the commands of README.md and docs/api.md, in order, as written', () =
     const firstRunKey = /Bearer (pet_live_[A-Za-z0-9_-]{43})/.exec(service.output())?.[1];
     expect(firstRunKey).toBeDefined();
     const port = Number(new URL(service.url).port);
+    const receiverPort = await freePort();
 
     const commands = DOCUMENTS.flatMap(([name, path]) => commandsOf(path, name));
     // The parser finds them all: a document with no command, or no answer at all, is a parser's miss.
@@ -113,7 +123,9 @@ describe('the commands of README.md and docs/api.md, in order, as written', () =
     // curl's progress meter, which it shows only when its output is not a terminal, stays off.
     writeFileSync(join(parent, '.curlrc'), '--silent\n--show-error\n');
     const output = await bash(
-      scriptOf(commands, (command) => asRun(command, port, firstRunKey!)),
+      scriptOf(commands, (command) =>
+        asRun(command, { port, receiverPort, firstRunKey: firstRunKey! }),
+      ),
       {
         PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
         HOME: process.env.HOME ?? parent,

@@ -3,6 +3,7 @@ import { apiClient, expectError } from './support/http';
 import { addPet } from './support/pets';
 import { startTestApp, TestApp } from './support/test-app';
 import { awayFromMinuteEnd } from './support/windows';
+import { redisKeyPrefix } from './support/confinement';
 
 jest.setTimeout(60_000);
 
@@ -27,7 +28,7 @@ describe('/v1/keys on two instances', () => {
   let onB: Api;
 
   beforeAll(async () => {
-    const prefix = `pet-adoption-test:keys:${randomUUID()}:`;
+    const prefix = `${redisKeyPrefix()}keys:${randomUUID()}:`;
     const env = { ADMIN_TOKEN, REDIS_KEY_PREFIX: prefix, ORDER_SWEEP_INTERVAL_MS: '200' };
     a = await startTestApp(env);
     b = await startTestApp(env);
@@ -324,7 +325,7 @@ describe('/v1/keys on two instances', () => {
 describe('a key issued on one instance, used at once on another from an address that is limited', () => {
   it('is never refused for its address’s anonymous traffic', async () => {
     await awayFromMinuteEnd(10);
-    const prefix = `pet-adoption-test:keys-known:${randomUUID()}:`;
+    const prefix = `${redisKeyPrefix()}keys-known:${randomUUID()}:`;
     const env = { ADMIN_TOKEN, REDIS_KEY_PREFIX: prefix, ANONYMOUS_PER_MINUTE: '3' };
     const a = await startTestApp(env);
     const b = await startTestApp(env);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { apiClient, expectError } from './support/http';
 import { addPet } from './support/pets';
 import { startTestApp, TestApp } from './support/test-app';
+import { redisKeyPrefix } from './support/confinement';
 
 jest.setTimeout(60_000);
 
@@ -38,7 +39,7 @@ describe('ownership across organisations, on two instances', () => {
   ];
 
   beforeAll(async () => {
-    const prefix = `pet-adoption-test:ownership:${randomUUID()}:`;
+    const prefix = `${redisKeyPrefix()}ownership:${randomUUID()}:`;
     a = await startTestApp({ ADMIN_TOKEN, REDIS_KEY_PREFIX: prefix });
     b = await startTestApp({ ADMIN_TOKEN, REDIS_KEY_PREFIX: prefix });
     const admin = apiClient(a.url, { authorization: `Bearer ${ADMIN_TOKEN}` });

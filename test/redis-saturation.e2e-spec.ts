@@ -3,6 +3,7 @@ import { cpus } from 'node:os';
 import { apiClient } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 import { awayFromMinuteEnd } from './support/windows';
+import { redisKeyPrefix } from './support/confinement';
 
 // Three rounds, each of which may first wait for the next minute window.
 jest.setTimeout(120_000);
@@ -30,7 +31,7 @@ describe('two instances on a saturated machine', () => {
   let busy: ChildProcess[] = [];
 
   beforeAll(async () => {
-    const prefix = `pet-adoption-test:saturated:${process.pid}:${Date.now()}:`;
+    const prefix = `${redisKeyPrefix()}saturated:${process.pid}:${Date.now()}:`;
     instances = await Promise.all(
       [0, 1].map(() => startTestApp({ REDIS_KEY_PREFIX: prefix, REDIS_COMMAND_TIMEOUT_MS: '20' })),
     );

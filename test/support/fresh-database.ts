@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { databasePrefix } from './confinement';
 import { PostgresServer } from './peers/postgres-server';
 
 /** Names the databases of one test file apart, however fast they are asked for. */
@@ -20,7 +21,7 @@ export async function freshDatabase(): Promise<FreshDatabase> {
 
 /** A new, empty database on the server `serverUrl` (a connection string to any of its databases). */
 export async function freshDatabaseOn(serverUrl: string): Promise<FreshDatabase> {
-  const name = `pet_adoption_fresh_${process.pid}_${Date.now()}_${created++}`;
+  const name = `${databasePrefix()}_${process.pid}_${Date.now()}_${created++}`;
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

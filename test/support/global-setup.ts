@@ -4,7 +4,8 @@ import { EMBEDDED_EXTENSIONS } from '../../src/platform/database/embedded-postgr
 import { missingOptionalPeers, peersRequired } from './peers/optional-peers';
 import { PgBouncer } from './peers/pgbouncer';
 import { PostgresServer } from './peers/postgres-server';
-import { answers } from './peers/processes';
+import { confinementProblems } from './confinement';
+import { answers, portToListenOn } from './peers/processes';
 import { missingRedisPrograms } from './peers/redis-cli';
 import { RedisCluster } from './peers/redis-cluster';
 import { RedisServer } from './peers/redis-server';
@@ -69,6 +70,7 @@ async function missingPeers(redis: string): Promise<string[]> {
     // The embedded engine serves one session: what several instances do at once needs a server.
     missing.push('PostgreSQL server programs (initdb, postgres), or DATABASE_URL');
   }
+  missing.push(...confinementProblems());
   if (!['required', 'optional', undefined].includes(process.env.TEST_PEERS)) {
     missing.push(`TEST_PEERS unset, "optional" or "required", not "${process.env.TEST_PEERS}"`);
   }
@@ -130,7 +132,8 @@ export default async function globalSetup(): Promise<void> {
     await startPgBouncer(started);
   } else if (!process.env.DATABASE_URL) {
     const db = await PGlite.create({ extensions: EMBEDDED_EXTENSIONS });
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 100 });
+    const port = await portToListenOn();
+    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 100 });
     await server.start();
     started.embeddedPostgres = { db, server };
     process.env.DATABASE_URL = `postgres://postgres@${server.getServerConn()}/postgres`;

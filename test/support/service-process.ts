@@ -2,6 +2,7 @@ import { ChildProcess, execSync, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from './http';
+import { redisKeyPrefix } from './confinement';
 import { freePort } from './peers/processes';
 import { redisEnv } from './run-redis';
 
@@ -58,7 +59,7 @@ export async function spawnService(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       // Its counters stay apart from any other user of the same Redis, as the in-process apps' do.
-      REDIS_KEY_PREFIX: `pet-adoption-test:${process.pid}:${port}:`,
+      REDIS_KEY_PREFIX: `${redisKeyPrefix()}${process.pid}:${port}:`,
       ...env,
       // The run's Redis (its Cluster with TEST_REDIS=cluster), unless `env` names another.
       ...redisEnv(env),

@@ -1,4 +1,5 @@
 import { createServer, connect, Server, Socket } from 'node:net';
+import { portToListenOn } from './peers/processes';
 
 /**
  * A loopback TCP proxy between the service and a dependency, so that a test can cut the
@@ -18,7 +19,8 @@ export class TcpProxy {
 
   async start(port = 0): Promise<this> {
     this.server = createServer((client) => this.accept(client));
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    const listenOn = port || (await portToListenOn());
+    await new Promise<void>((resolve) => this.server!.listen(listenOn, '127.0.0.1', resolve));
     this.port = (this.server.address() as { port: number }).port;
     return this;
   }

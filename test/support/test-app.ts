@@ -5,6 +5,8 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { configureApp, createFastifyAdapter } from '../../src/bootstrap';
 import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
+import { redisKeyPrefix } from './confinement';
+import { portToListenOn } from './peers/processes';
 import { redisEnv } from './run-redis';
 import { DEFAULT_SCOPES } from '../../src/common/scopes';
 
@@ -46,7 +48,7 @@ export async function startTestApp(
     ...process.env,
     LOG_LEVEL: 'error',
     API_KEY_PREFIX: 'pet_test_',
-    REDIS_KEY_PREFIX: `pet-adoption-test:${process.pid}:${Date.now()}:${instances++}:`,
+    REDIS_KEY_PREFIX: `${redisKeyPrefix()}${process.pid}:${Date.now()}:${instances++}:`,
     ...env,
     ...redisEnv(env),
   });
@@ -59,7 +61,7 @@ export async function startTestApp(
     { bodyParser: false, bufferLogs: true },
   );
   await configureApp(app);
-  await app.listen(0, '127.0.0.1');
+  await app.listen(await portToListenOn(), '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
 
   const keys = app.get(ApiKeys);

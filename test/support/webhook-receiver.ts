@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { portToListenOn } from './peers/processes';
 
 /** A request the receiver got: its path, headers and the body as sent. */
 export interface Received {
@@ -39,7 +40,8 @@ export class WebhookReceiver {
       });
     });
     server.on('connection', () => (this.connections += 1));
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    const listenOn = port || (await portToListenOn());
+    await new Promise<void>((resolve) => server.listen(listenOn, '127.0.0.1', resolve));
     this.server = server;
     this.port = (server.address() as AddressInfo).port;
     return this;

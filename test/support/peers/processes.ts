@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
+import { portRange } from '../confinement';
 
 /**
  * Whether `path` is a program this process may run. An empty file mounted over a program (as CI
@@ -47,13 +48,41 @@ export function unprivilegedUser(program: string): { uid: number; gid: number } 
   throw new Error(`Running as root, ${program} needs an unprivileged user such as "postgres".`);
 }
 
-/** A loopback port nothing listens on right now. */
-export async function freePort(): Promise<number> {
+/** Whether a loopback port can be listened on right now; its number if so. */
+async function listenable(port: number): Promise<number | undefined> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
+  if (!listening) return undefined;
+  const { port: bound } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
-  return port;
+  return bound;
+}
+
+/**
+ * A loopback port nothing listens on right now: one the system gives, or, with TEST_PORTS, one of
+ * that range (test/support/confinement.ts), tried in random order.
+ */
+export async function freePort(): Promise<number> {
+  const range = portRange();
+  if (!range) return (await listenable(0))!;
+  const size = range.to - range.from + 1;
+  const start = Math.floor(Math.random() * size);
+  for (let i = 0; i < size; i++) {
+    const port = await listenable(range.from + ((start + i) % size));
+    if (port !== undefined) return port;
+  }
+  throw new Error(`No port of TEST_PORTS=${process.env.TEST_PORTS} is free.`);
+}
+
+/**
+ * The port to listen on: 0 (the system picks a free one as it binds, with no race), or with
+ * TEST_PORTS a free one of the range.
+ */
+export function portToListenOn(): Promise<number> {
+  return portRange() ? freePort() : Promise.resolve(0);
 }
 
 /** Whether something accepts TCP connections at host:port within the timeout. */

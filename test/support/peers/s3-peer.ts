@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
+import { portToListenOn } from './processes';
 
 /** A running S3 protocol peer, holding the buckets it was started with. */
 export interface S3Peer {
@@ -21,7 +22,7 @@ export async function startS3Peer(buckets: string[]): Promise<S3Peer> {
   const directory = await mkdtemp(join(tmpdir(), 's3rver-'));
   const server = new S3rver({
     address: '127.0.0.1',
-    port: 0,
+    port: await portToListenOn(),
     silent: true,
     directory,
     configureBuckets: buckets.map((name) => ({ name })),
