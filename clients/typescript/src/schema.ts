@@ -983,9 +983,9 @@ export interface components {
        */
       website: string | null;
       /** @description Null only for organisation 1 until its staff give it */
-      address: components['schemas']['Address'] | null;
+      address: components['schemas']['Address'] | (never | null);
       /** @description Where its animals can be met: what a `near` search measures from */
-      location: components['schemas']['GeoPoint'] | null;
+      location: components['schemas']['GeoPoint'] | (never | null);
       /** @example Home visits before every adoption. */
       adoptionPolicy: string | null;
       /**
@@ -1002,6 +1002,12 @@ export interface components {
        * @example 12.4
        */
       readonly distanceKm?: number;
+    };
+    GeoPointUpdate: {
+      /** @example 51.4545 */
+      lat?: number;
+      /** @example -2.5879 */
+      lon?: number;
     };
     AddressUpdate: {
       /**
@@ -1030,12 +1036,6 @@ export interface components {
        */
       country?: string;
     };
-    GeoPointUpdate: {
-      /** @example 51.4545 */
-      lat?: number;
-      /** @example -2.5879 */
-      lon?: number;
-    };
     OrganizationUpdate: {
       /**
        * @description Unique among organisations
@@ -1059,7 +1059,7 @@ export interface components {
        */
       website?: string | null;
       address?: components['schemas']['AddressUpdate'];
-      location?: components['schemas']['GeoPointUpdate'] | null;
+      location?: components['schemas']['GeoPointUpdate'] | (never | null);
       /**
        * @description What adopters should know, up to 5,000 characters
        * @example Home visits before every adoption.

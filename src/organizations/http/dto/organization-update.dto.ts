@@ -1,4 +1,4 @@
-import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiExtraModels, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, ValidateNested } from 'class-validator';
 import {
@@ -11,6 +11,7 @@ import {
   TextMember,
   WebsiteMember,
 } from './organization-fields';
+import { objectOrNull } from '../../../platform/http/response/object-or-null';
 
 /** A change of the address: its members merge with those it has. */
 @ApiSchema({ name: 'AddressUpdate' })
@@ -53,6 +54,7 @@ export class GeoPointUpdateDto {
  * by member.
  */
 @ApiSchema({ name: 'OrganizationUpdate' })
+@ApiExtraModels(GeoPointUpdateDto)
 export class OrganizationUpdateDto {
   @TextMember('name', 'given', 'Unique among organisations', 'Harbour Rescue')
   name?: string;
@@ -73,7 +75,7 @@ export class OrganizationUpdateDto {
   @Type(() => AddressUpdateDto)
   address?: AddressUpdateDto;
 
-  @ApiPropertyOptional({ type: GeoPointUpdateDto, nullable: true })
+  @ApiPropertyOptional(objectOrNull(GeoPointUpdateDto))
   @Nullable()
   @IsObject({ message: 'location must be an object or null' })
   @ValidateNested()

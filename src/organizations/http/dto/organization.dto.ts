@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { objectOrNull } from '../../../platform/http/response/object-or-null';
 import { Organization, OrganizationNearby } from '../../domain/organization';
 
 @ApiSchema({ name: 'Address' })
@@ -30,6 +31,7 @@ export class GeoPointDto {
 
 /** A shelter as returned: every member always present, `null` when unknown. */
 @ApiSchema({ name: 'Organization' })
+@ApiExtraModels(AddressDto, GeoPointDto)
 export class OrganizationDto {
   @ApiProperty({ type: 'integer', format: 'int64', example: 2, readOnly: true })
   id!: number;
@@ -62,15 +64,13 @@ export class OrganizationDto {
   website!: string | null;
 
   @ApiProperty({
-    type: AddressDto,
-    nullable: true,
+    ...objectOrNull(AddressDto),
     description: 'Null only for organisation 1 until its staff give it',
   })
   address!: AddressDto | null;
 
   @ApiProperty({
-    type: GeoPointDto,
-    nullable: true,
+    ...objectOrNull(GeoPointDto),
     description: 'Where its animals can be met: what a `near` search measures from',
   })
   location!: GeoPointDto | null;
