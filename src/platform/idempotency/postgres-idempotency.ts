@@ -9,21 +9,14 @@ import {
   IdempotentResult,
 } from './idempotency';
 
-/** Claims a key, or takes over a claim past its lifetime; a row only when this request may create. */
+/**
+ * Claims a key, or takes over a claim past its lifetime ($4 s); a row only when this request may
+ * create. For a creation apart from its claim (`onceApart`), $5 s: it also takes over a claim left
+ * without an answer for longer than any creation takes, whose request ended before recording one
+ * (NULL for `once`, whose claim commits with its answer).
+ */
 const CLAIM: SqlStatement = {
   name: 'idempotency_claim',
-  text: `INSERT INTO idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3)
-         ON CONFLICT (scope, key) DO UPDATE
-           SET request_hash = EXCLUDED.request_hash, response = NULL, created_at = now()
-           WHERE idempotency_keys.created_at < now() - make_interval(secs => $4)
-         RETURNING 1`,
-};
-/**
- * A claim for a creation apart from it (`onceApart`): as CLAIM, and it also takes over a claim left
- * without an answer for longer than any creation takes, whose request ended before recording one.
- */
-const CLAIM_APART: SqlStatement = {
-  name: 'idempotency_claim_apart',
   text: `INSERT INTO idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3)
          ON CONFLICT (scope, key) DO UPDATE
            SET request_hash = EXCLUDED.request_hash, response = NULL, created_at = now()
@@ -73,6 +66,7 @@ export class PostgresIdempotency extends Idempotency {
         key,
         fingerprint,
         IDEMPOTENCY_TTL_SECONDS,
+        null,
       ]);
       if (claimed.length === 1) {
         const value = await create();
@@ -96,7 +90,7 @@ export class PostgresIdempotency extends Idempotency {
     const { scope, key, fingerprint } = request;
     const deadline = Date.now() + IN_PROGRESS_WAIT_MS;
     for (;;) {
-      const claimed = await this.sql.query(CLAIM_APART, [
+      const claimed = await this.sql.query(CLAIM, [
         scope,
         key,
         fingerprint,

@@ -39,6 +39,21 @@ const metrics = {
   deliveries: { inc: () => undefined },
 } as unknown as WebhookMetrics;
 
+/**
+ * A worker of 10 attempts (4 per endpoint) on a scripted queue, whose attempts end when the test
+ * says (`ends`).
+ */
+function scriptedWorker(pollIntervalMs: number) {
+  const queue = new ScriptedQueue();
+  const { ends, deliver } = controlledDeliverer();
+  const worker = new WebhookWorker(queue as unknown as DeliveryQueue, deliver, metrics, {
+    concurrency: 10,
+    endpointConcurrency: 4,
+    pollIntervalMs,
+  });
+  return { queue, ends, worker };
+}
+
 /** A deliverer whose attempts end when the test says. */
 function controlledDeliverer() {
   const ends = new Map<number, () => void>();
@@ -53,13 +68,7 @@ function controlledDeliverer() {
 
 describe('WebhookWorker', () => {
   it('tells each claim what it holds per owner and per destination, and forgets what ended', async () => {
-    const queue = new ScriptedQueue();
-    const { ends, deliver } = controlledDeliverer();
-    const worker = new WebhookWorker(queue as unknown as DeliveryQueue, deliver, metrics, {
-      concurrency: 10,
-      endpointConcurrency: 4,
-      pollIntervalMs: 1,
-    });
+    const { queue, ends, worker } = scriptedWorker(1);
     queue.next.push([
       delivery(1, 1, '7', 'a.example:443'),
       delivery(2, 2, '7', 'b.example:443'),
@@ -87,13 +96,7 @@ describe('WebhookWorker', () => {
   });
 
   it('claims again at once when an attempt ends while a claim is under way, not a poll interval later', async () => {
-    const queue = new ScriptedQueue();
-    const { ends, deliver } = controlledDeliverer();
-    const worker = new WebhookWorker(queue as unknown as DeliveryQueue, deliver, metrics, {
-      concurrency: 10,
-      endpointConcurrency: 4,
-      pollIntervalMs: 60_000,
-    });
+    const { queue, ends, worker } = scriptedWorker(60_000);
     queue.held = true;
     queue.next.push([delivery(1, 1, '7', 'a.example:443')]);
     worker.onApplicationBootstrap();
