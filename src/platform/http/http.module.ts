@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AppConfig } from '../config/app-config';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { ErrorDocumentation } from './errors/error-documentation';
-import { ConditionalReadInterceptor } from './conditional-read/conditional-read.interceptor';
 import { FallbackController } from './routing/fallback.controller';
 import { RequestValidationPipe } from './request/request-validation';
 import { RouteFactHeaders } from './route-facts/route-fact-headers';
@@ -25,7 +24,6 @@ import { RouteTable } from './routing/route-table';
     },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_PIPE, useClass: RequestValidationPipe },
-    { provide: APP_INTERCEPTOR, useClass: ConditionalReadInterceptor },
   ],
   exports: [RouteTable, RouteFactHeaders, ErrorDocumentation],
 })
