@@ -5,7 +5,7 @@ import { AdminModule } from './access/admin/admin.module';
 import { CategoriesModule } from './categories/categories.module';
 import { PetsModule } from './pets/pets.module';
 import { AdoptionsModule } from './adoptions/adoptions.module';
-import { EventsModule } from './events/events.module';
+import { EventFeedModule } from './event-feed/event-feed.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { PhotosModule } from './photos/photos.module';
 import { AppConfig } from './platform/config/app-config';
@@ -26,7 +26,7 @@ const FEATURES = [
   PetsModule,
   AdoptionsModule,
   CategoriesModule,
-  EventsModule,
+  EventFeedModule,
   WebhooksModule,
   OrganizationsModule,
   KeysModule,

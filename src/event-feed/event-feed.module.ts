@@ -22,4 +22,4 @@ import { SqlEventFeed } from './infrastructure/sql-event-feed';
   controllers: [EventsController],
   providers: [ListEvents, GetEvent, { provide: EventFeed, useClass: SqlEventFeed }],
 })
-export class EventsModule {}
+export class EventFeedModule {}
