@@ -63,7 +63,7 @@ module.exports = {
     {
       name: 'nothing-knows-webhooks',
       comment:
-        'Events flow one way: features record them (src/platform/events), webhooks read them. Only the root module wires src/webhooks; nothing else imports it (docs/adr/0030).',
+        'Events flow one way: features record them (src/platform/event-log), webhooks read them. Only the root module wires src/webhooks; nothing else imports it (docs/adr/0030).',
       severity: 'error',
       from: { path: '^src/', pathNot: ['^src/webhooks/', '^src/app\\.module\\.ts$'] },
       to: { path: '^src/webhooks/' },

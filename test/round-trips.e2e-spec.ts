@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { OpeningStatement } from '../src/platform/database/opening-statement';
 import { CancelLapsedOrders } from '../src/adoptions/application/cancel-lapsed-orders.use-case';
-import { EventSettler } from '../src/platform/events/event-settler';
+import { EventSettler } from '../src/platform/event-log/event-settler';
 import { DeliveryFanOut } from '../src/webhooks/infrastructure/delivery-fan-out';
 import { apiClient } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';

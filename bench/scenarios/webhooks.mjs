@@ -298,14 +298,14 @@ export async function measureWebhooks(bench) {
   delays.sort((a, b) => a - b);
 
   // Part 3: the backlog. Made by the statement the service's event recorder runs
-  // (src/platform/events/sql-event-recorder.ts), in bulk: rows inserted into `events` fire the
+  // (src/platform/event-log/sql-event-recorder.ts), in bulk: rows inserted into `events` fire the
   // same fan-out trigger as a change's do, so each event gets one pending delivery per subscribed
   // endpoint in the one transaction, as the worker would find them after any burst of changes;
   // the payload is the service's own SQL for a pet's events. What it leaves out is the tens of
   // thousands of requests that would record them one by one, which take longer than the drain and
   // change nothing the worker then does; the request path is what the rounds above measure.
   const events = Math.ceil(webhookBacklog / ENDPOINTS);
-  const { petPayloadJson } = require('../../dist/src/platform/events/pet-payload.sql.js');
+  const { petPayloadJson } = require('../../dist/src/platform/event-log/pet-payload.sql.js');
   const endpoints = await subscribe();
   await ask(receiver, 'reset');
   const list = { path: '/v1/pets?limit=20', headers: bench.auth };

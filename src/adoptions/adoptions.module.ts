@@ -14,7 +14,7 @@ import { LapsedOrderSweeper } from './infrastructure/lapsed-order.sweeper';
 import { SqlPetInventory } from './infrastructure/sql-pet-inventory';
 import { SqlOrderRepository } from './infrastructure/sql-order.repository';
 import { Feature } from '../platform/features/feature';
-import { EventRecordingModule } from '../platform/events/event-recording.module';
+import { EventRecordingModule } from '../platform/event-log/event-recording.module';
 
 /** Adoptions: orders that move a pet through its life, and the inventory of pets by status. */
 @Feature({

@@ -9,7 +9,7 @@ import { SqlEventFeed } from './infrastructure/sql-event-feed';
 
 /**
  * The feed of what happened (docs/adr/0030): every feature records its events through the
- * EventRecorder port (src/platform/events); this feature only reads them.
+ * EventRecorder port (src/platform/event-log); this feature only reads them.
  */
 @Feature({
   tag: {

@@ -10,7 +10,7 @@ import { UpdatePet } from './application/update-pet.use-case';
 import { PetsController } from './http/pets.controller';
 import { SqlPetRepository } from './infrastructure/sql-pet.repository';
 import { Feature } from '../platform/features/feature';
-import { EventRecordingModule } from '../platform/events/event-recording.module';
+import { EventRecordingModule } from '../platform/event-log/event-recording.module';
 
 @Feature({ tag: { name: 'animals', description: 'Animals of the pet store' } })
 @Module({

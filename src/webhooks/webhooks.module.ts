@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../platform/config/app-config';
 import { SqlStatements } from '../platform/database/sql-statements';
-import { EventRecordingModule } from '../platform/events/event-recording.module';
+import { EventRecordingModule } from '../platform/event-log/event-recording.module';
 import { Feature } from '../platform/features/feature';
 import { HttpModule } from '../platform/http/http.module';
 import { IdempotencyModule } from '../platform/idempotency/idempotency.module';

@@ -3,7 +3,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import { isPetStatus } from '../../common/pet-status';
 import { sqlInstant } from '../../platform/database/sql-instant';
 import { AdvisoryLock, SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
-import { petPayloadJson } from '../../platform/events/pet-payload.sql';
+import { petPayloadJson } from '../../platform/event-log/pet-payload.sql';
 import { LapseReason, OrderPageQuery, OrderRepository } from '../application/order.repository';
 import {
   cancelReasonOf,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { EVENT_ID_PATTERN } from '../../../common/events/event-id';
-import { EVENT_TYPE } from '../../../platform/events/event-type-schemas';
+import { EVENT_TYPE } from '../../../platform/event-log/event-type-schemas';
 
 /** Something that happened: the feed's item, and the body of every webhook delivery. */
 @ApiSchema({ name: 'Event' })

@@ -2,7 +2,7 @@ import { ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { EVENT_REFERENCE_PATTERN } from '../../../common/events/event-id';
 import { feedEventTypeNames } from '../../../common/events/event-types';
-import { FEED_EVENT_TYPE } from '../../../platform/events/event-type-schemas';
+import { FEED_EVENT_TYPE } from '../../../platform/event-log/event-type-schemas';
 import { IsOneOf } from '../../../platform/http/request/one-of.validator';
 import { PageQueryDto } from '../../../platform/http/request/page-query.dto';
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { EVENT_ID_PATTERN } from '../../../common/events/event-id';
-import { EVENT_TYPE } from '../../../platform/events/event-type-schemas';
+import { EVENT_TYPE } from '../../../platform/event-log/event-type-schemas';
 import { ATTEMPT_ERRORS, ATTEMPT_OUTCOMES } from '../../domain/delivery';
 
 /** One attempt to deliver an event: never any of the answer's body. */
