@@ -19,6 +19,7 @@ import { EventRecordingModule } from '../platform/event-log/event-recording.modu
 /** Adoptions: orders that move a pet through its life, and the inventory of pets by status. */
 @Feature({
   tag: { name: 'store', description: 'Adoptions: orders for animals, and the inventory' },
+  tables: { owns: ['orders', 'pet_status_counts'], uses: ['pets', 'api_keys'] },
 })
 @Module({
   imports: [HttpModule, IdempotencyModule, EventRecordingModule],

@@ -10,6 +10,7 @@ import { SqlCategoryRepository } from './infrastructure/sql-category.repository'
 /** Categories of animals: every `categoryId` a pet carries is one, named by clients when they wish. */
 @Feature({
   tag: { name: 'categories', description: 'Categories of animals, and their names' },
+  tables: { owns: ['categories'] },
 })
 @Module({
   imports: [HttpModule],

@@ -16,6 +16,7 @@ import { SqlEventFeed } from './infrastructure/sql-event-feed';
     name: 'events',
     description: 'What happened: the event feed, and webhook endpoints that receive events',
   },
+  tables: { owns: [], uses: ['events'] },
 })
 @Module({
   imports: [HttpModule],

@@ -15,6 +15,7 @@ import { RateLimiterKeyUsage } from './infrastructure/rate-limiter-key-usage';
 /** Organisations run their own keys: issue, list, roll with an overlap, revoke; and any key its own. */
 @Feature({
   tag: { name: 'keys', description: "An organisation's own API keys, and a key's own budget" },
+  tables: { owns: [] },
 })
 @Module({
   imports: [HttpModule, IdempotencyModule],

@@ -17,6 +17,7 @@ import { SqlOrganizationRepository } from './infrastructure/sql-organization.rep
     name: 'organizations',
     description: 'The shelters that own the animals, and where they are',
   },
+  tables: { owns: ['organizations'], uses: ['api_keys'] },
 })
 @Module({
   imports: [HttpModule, IdempotencyModule],

@@ -12,7 +12,10 @@ import { SqlPetRepository } from './infrastructure/sql-pet.repository';
 import { Feature } from '../platform/features/feature';
 import { EventRecordingModule } from '../platform/event-log/event-recording.module';
 
-@Feature({ tag: { name: 'animals', description: 'Animals of the pet store' } })
+@Feature({
+  tag: { name: 'animals', description: 'Animals of the pet store' },
+  tables: { owns: ['pets'], uses: ['categories', 'orders', 'organizations'] },
+})
 @Module({
   imports: [HttpModule, IdempotencyModule, EventRecordingModule],
   controllers: [PetsController],

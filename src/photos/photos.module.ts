@@ -21,6 +21,7 @@ import { SqlPhotoRepository } from './infrastructure/sql-photo.repository';
     description:
       'Photos of the animals, each in four sizes at immutable, content-addressed URLs that need no key',
   },
+  tables: { owns: ['photos'], uses: ['pets'] },
 })
 @Module({
   imports: [HttpModule],

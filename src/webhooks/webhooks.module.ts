@@ -41,6 +41,10 @@ import { WebhookWorker } from './infrastructure/webhook-worker';
     name: 'events',
     description: 'What happened: the event feed, and webhook endpoints that receive events',
   },
+  tables: {
+    owns: ['webhook_endpoints', 'webhook_deliveries', 'webhook_attempts', 'webhook_fan_out'],
+    uses: ['events', 'api_keys'],
+  },
 })
 @Module({
   imports: [HttpModule, IdempotencyModule, EventRecordingModule, ObservabilityModule],

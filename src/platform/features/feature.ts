@@ -6,6 +6,13 @@ const FEATURE = Symbol('feature');
 export interface FeatureOptions {
   /** The OpenAPI tag its operations carry, and what the tag means. */
   tag: { name: string; description: string };
+  /**
+   * The tables its SQL touches, migrations included (docs/extending.md, "Declared tables"): those
+   * it owns (creates, and alone defines), and those of others it reads, joins, refers to or
+   * changes. The coupling the import rules cannot see, stated where a reviewer sees it, and
+   * checked against the SQL (src/platform/features/feature-tables.spec.ts).
+   */
+  tables: { owns: readonly string[]; uses?: readonly string[] };
 }
 
 /**

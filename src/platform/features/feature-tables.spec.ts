@@ -1,0 +1,141 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { featureOf, FeatureOptions } from './feature';
+
+/**
+ * Each feature's SQL touches only the tables its `@Feature` declares (docs/extending.md, "Declared
+ * tables"): the coupling between features that the import rules cannot see (a join, a trigger, a
+ * foreign key on another feature's table) is stated in the module, and a change of it shows in
+ * review. Read from the source, migrations included: the SQL of every string literal.
+ */
+const SRC = join(__dirname, '..', '..');
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+/** String literals (template, single-quoted): where SQL is; comments and code are not read. */
+const LITERAL = /`(?:[^`\\]|\\.)*`|'(?:[^'\\\n]|\\.)*'/g;
+/** A table after the words that name one; not a function (`FROM unnest(`) nor an alias (`w.id`). */
+const TABLE_AFTER =
+  /\b(?:FROM|JOIN|INTO|UPDATE|REFERENCES|(?:CREATE|ALTER|DROP)\s+TABLE(?:\s+IF\s+(?:NOT\s+)?EXISTS)?|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?"?([a-z_][a-z0-9_]*)(?![a-z0-9_(.])"?/g;
+/** The table of an index or a trigger: `ON "pets" USING gist`, `ON pets FOR EACH ROW`. */
+const TABLE_OF_INDEX_OR_TRIGGER =
+  /\bON\s+"?([a-z_][a-z0-9_]*)"?\s+(?:USING|\(|FOR|REFERENCING|AFTER|BEFORE)/g;
+/** Names a statement gives itself: CTEs (`"due" AS (`) and a trigger's transition tables. */
+const LOCAL_NAMES = [
+  /"?([a-z_][a-z0-9_]*)"?\s+AS\s+(?:NOT\s+)?(?:MATERIALIZED\s+)?\(/gi,
+  /\bTABLE\s+AS\s+"?([a-z_][a-z0-9_]*)/g,
+];
+
+/**
+ * The tables the SQL of `directory` touches, each with the files that do. Local names are the
+ * folder's, not a file's: a migration may redefine a trigger's function, whose transition tables
+ * an earlier one named.
+ */
+function tablesTouched(directory: string): Map<string, string[]> {
+  const sqlOf = new Map(
+    sourceFiles(directory).map((file) => [
+      file,
+      (readFileSync(file, 'utf8').match(LITERAL) ?? []).join('\n'),
+    ]),
+  );
+  const local = new Set(
+    [...sqlOf.values()].flatMap((sql) =>
+      LOCAL_NAMES.flatMap((pattern) => [...sql.matchAll(pattern)].map((m) => m[1])),
+    ),
+  );
+  const touched = new Map<string, string[]>();
+  for (const [file, sql] of sqlOf) {
+    for (const pattern of [TABLE_AFTER, TABLE_OF_INDEX_OR_TRIGGER]) {
+      for (const [, table] of sql.matchAll(pattern)) {
+        if (local.has(table)) continue;
+        const files = touched.get(table) ?? [];
+        const name = relative(SRC, file);
+        if (!files.includes(name)) files.push(name);
+        touched.set(table, files);
+      }
+    }
+  }
+  return touched;
+}
+
+/** Every feature of src/: its folder and its declaration. */
+async function features(): Promise<{ folder: string; options: FeatureOptions }[]> {
+  const found: { folder: string; options: FeatureOptions }[] = [];
+  for (const entry of readdirSync(SRC, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const folder = join(SRC, entry.name);
+    for (const name of readdirSync(folder).filter((file) => file.endsWith('.module.ts'))) {
+      const exported = (await import(join(folder, name))) as Record<string, unknown>;
+      for (const options of Object.values(exported).map(featureOf)) {
+        if (options) found.push({ folder, options });
+      }
+    }
+  }
+  return found;
+}
+
+describe('the tables each feature declares', () => {
+  let all: { folder: string; options: FeatureOptions }[];
+  beforeAll(async () => (all = await features()));
+
+  it('finds the features, and the tables of their SQL', () => {
+    expect(all.map(({ folder }) => relative(SRC, folder))).toEqual(
+      expect.arrayContaining(['pets', 'adoptions', 'webhooks', 'event-feed']),
+    );
+    expect([...tablesTouched(join(SRC, 'webhooks')).keys()].sort()).toEqual([
+      'api_keys',
+      'events',
+      'webhook_attempts',
+      'webhook_deliveries',
+      'webhook_endpoints',
+      'webhook_fan_out',
+    ]);
+  });
+
+  it('holds every table its SQL touches, and none it does not touch', () => {
+    const problems = all.flatMap(({ folder, options }) => {
+      const declared = [...options.tables.owns, ...(options.tables.uses ?? [])];
+      const touched = tablesTouched(folder);
+      return [
+        ...[...touched]
+          .filter(([table]) => !declared.includes(table))
+          .map(
+            ([table, files]) =>
+              `${relative(SRC, folder)} touches ${table} undeclared (${files.join(', ')})`,
+          ),
+        ...declared
+          .filter((table) => !touched.has(table))
+          .map(
+            (table) => `${relative(SRC, folder)} declares ${table}, which its SQL never touches`,
+          ),
+      ];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('gives each table one owner, which creates it', () => {
+    const owners = new Map<string, string[]>();
+    for (const { folder, options } of all) {
+      for (const table of options.tables.owns) {
+        owners.set(table, [...(owners.get(table) ?? []), relative(SRC, folder)]);
+        const created = sourceFiles(folder).some((file) =>
+          new RegExp(`CREATE TABLE (IF NOT EXISTS )?"?${table}"?[\\s(]`).test(
+            readFileSync(file, 'utf8'),
+          ),
+        );
+        expect({ table, owner: relative(SRC, folder), created }).toEqual({
+          table,
+          owner: relative(SRC, folder),
+          created: true,
+        });
+      }
+    }
+    expect([...owners].filter(([, folders]) => folders.length > 1)).toEqual([]);
+  });
+});
