@@ -39,19 +39,20 @@ const EARLIER: SqlStatement = {
   text: 'SELECT request_hash, response FROM idempotency_keys WHERE scope = $1 AND key = $2',
 };
 
-/**
- * Idempotency in PostgreSQL, one transaction per creation: claim the key, create, record the
- * response. A concurrent retry's claim waits on the first one's row until it commits, then finds
- * the key taken and replays the recorded response (or creates, if the first rolled back). Claiming
- * before creating matters: a creation with a uniqueness rule of its own (one open order per pet)
- * would otherwise make a retry collide with its own first attempt instead of replaying it.
- */
 /** How long a claim apart may stay without an answer before a retry takes it over. */
 const ABANDONED_AFTER_SECONDS = 60;
 /** How long a retry waits for the answer of a creation apart still under way, and how often it looks. */
 const IN_PROGRESS_WAIT_MS = 5_000;
 const IN_PROGRESS_POLL_MS = 25;
 
+/**
+ * Idempotency in PostgreSQL, one transaction per creation: claim the key, create, record the
+ * response. A concurrent retry's claim waits on the first one's row until it commits, then finds
+ * the key taken and replays the recorded response (or creates, if the first rolled back). Claiming
+ * before creating matters: a creation with a uniqueness rule of its own (one open order per pet)
+ * would otherwise make a retry collide with its own first attempt instead of replaying it.
+ * `onceApart` commits the claim, the creation and the record each on its own (docs/adr/0016).
+ */
 @Injectable()
 export class PostgresIdempotency extends Idempotency {
   constructor(private readonly sql: SqlStatements) {
@@ -102,7 +103,9 @@ export class PostgresIdempotency extends Idempotency {
         try {
           value = await create();
         } catch (error) {
-          await this.sql.query(RELEASE, [scope, key]);
+          // The creation's own error is the answer; a claim that could not be given back is
+          // taken over once abandoned.
+          await this.sql.query(RELEASE, [scope, key]).catch(() => undefined);
           throw error;
         }
         await this.sql.query(RECORD, [scope, key, JSON.stringify(value)]);
