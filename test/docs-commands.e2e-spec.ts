@@ -42,7 +42,9 @@ function asRun(
   if (done !== undefined) return `: ${JSON.stringify(done)}`;
   // Production's database and Redis are this instance's own: the embedded engine, which
   // `npm run apikey` reaches through DATA_DIR while the service runs.
-  if (/^export DATABASE_URL=\S+ REDIS_URL=\S+$/.test(text)) return ': the instance its own';
+  if (/^export DATABASE_URL=\S+ REDIS_URL=\S+$/.test(text)) {
+    return `: ${JSON.stringify("the instance's own database and Redis")}`;
+  }
   return (
     command.text
       .replace(/^KEY=pet_live_…/, `KEY=${firstRunKey}`)
