@@ -17,6 +17,10 @@ const {
   rateLimitHeaders,
   secondsUntil,
 } = require('../dist/libs/rate-limit/src/index.js');
+// A listing's ETag is the service's own function of its JSON and Link (ADR 0051).
+const {
+  representationTag,
+} = require('../dist/src/platform/http/conditional-read/representation-tag.js');
 
 const { DATABASE_URL, REDIS_URL, REDIS_KEY_PREFIX, PUBLIC_BASE_URL } = process.env;
 const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });
@@ -43,12 +47,12 @@ const DEPRECATION_HEADERS = {
 };
 const instant = (column) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const COLUMNS = `id, name, category_id, status, version,
+const COLUMNS = `id, name, category_id, status, organization_id, version,
   ${instant('created_at')} AS created_at, ${instant('updated_at')} AS updated_at`;
 
 class Refusal {
-  constructor(status, code, message, headers = {}) {
-    Object.assign(this, { status, code, message, headers });
+  constructor(status, code, message, headers = {}, details = undefined) {
+    Object.assign(this, { status, code, message, headers, details });
   }
 }
 
@@ -61,7 +65,7 @@ async function apiKey(authorization) {
   if (!entry || entry.expires <= now) {
     const { rows } = await pool.query({
       name: 'key',
-      text: 'SELECT id, plan, per_minute, per_day, scopes FROM api_keys WHERE hash = $1 AND revoked_at IS NULL',
+      text: 'SELECT id, plan, per_minute, per_day, scopes, organization_id FROM api_keys WHERE hash = $1 AND revoked_at IS NULL',
       values: [hash],
     });
     entry = { row: rows[0] ?? null, expires: now + 2000 };
@@ -76,12 +80,17 @@ function int64(text, min) {
   return value >= min && value <= INT64_MAX ? text : null;
 }
 
-const invalid = (message) => new Refusal(400, 'validation_failed', message);
+/** A 400 with the one detail the service gives for it: the field, the kind of issue, what to do. */
+const invalid = (field, issue, message) =>
+  new Refusal(400, 'validation_failed', message, {}, [{ field, issue, message }]);
+const LIST_PARAMETERS = ['limit', 'after', 'status', 'categoryId', 'name'];
+const PET_FIELDS = ['name', 'categoryId', 'status'];
 const toPet = (r) => ({
   id: Number(r.id),
   name: r.name,
   categoryId: Number(r.category_id),
   status: r.status,
+  organizationId: Number(r.organization_id),
   version: r.version,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -90,17 +99,27 @@ const toPet = (r) => ({
 async function listPets(search, headers) {
   const query = parseQuery(search);
   for (const name of Object.keys(query)) {
-    if (!['limit', 'status', 'after'].includes(name))
-      throw invalid(`property ${name} should not exist`);
-    if (typeof query[name] !== 'string') throw invalid(`${name} must be given once`);
+    if (!LIST_PARAMETERS.includes(name)) {
+      throw invalid(
+        name,
+        'unknown_field',
+        `${name} is not a query parameter of this operation. Its query parameters are ${LIST_PARAMETERS.join(', ')}.`,
+      );
+    }
+    if (typeof query[name] !== 'string') throw invalid(name, 'type', `${name} must be given once`);
   }
   const { limit, status, after } = query;
+  const issueOf = (text) => (/^-?[0-9]+$/.test(text) ? 'range' : 'type');
   if (limit !== undefined && !/^(100|[1-9][0-9]?)$/.test(limit))
-    throw invalid('limit must be an integer from 1 to 100');
+    throw invalid('limit', issueOf(limit), 'limit must be an integer from 1 to 100');
   if (status !== undefined && !STATUSES.has(status))
-    throw invalid('status must be one of available, pending, sold');
+    throw invalid('status', 'enum', 'status must be one of available, pending, sold');
   if (after !== undefined && int64(after, 0n) === null)
-    throw invalid('after must be an integer from 0 to 9223372036854775807');
+    throw invalid(
+      'after',
+      issueOf(after),
+      'after must be an integer from 0 to 9223372036854775807',
+    );
   const size = Number(limit ?? 20);
   const { rows } = status
     ? await pool.query({
@@ -122,13 +141,17 @@ async function listPets(search, headers) {
     next.set('after', String(page[page.length - 1].id));
     headers.link = `<${PUBLIC_BASE_URL}/pets?${next}>; rel="next"`;
   }
+  // Serialised once more by the server: the service serialises once. The floor is the slower for it.
+  headers.etag = `"${representationTag(JSON.stringify(page), headers.link)}"`;
   return [200, page];
 }
 
 async function getPet(petId, headers) {
   if (Date.now() >= SUNSET.getTime())
     throw new Refusal(410, 'gone', 'GET /v1/pets/{petId} was removed.');
-  if (int64(petId, 1n) === null) throw invalid(`petId must be an integer from 1 to ${INT64_MAX}.`);
+  if (int64(petId, 1n) === null) {
+    throw invalid('petId', 'type', `petId must be an integer from 1 to ${INT64_MAX}`);
+  }
   const { rows } = await pool.query({
     name: 'find_by_id',
     text: `SELECT ${COLUMNS} FROM pets WHERE id = $1 AND deleted_at IS NULL`,
@@ -157,36 +180,49 @@ async function readBody(req) {
   }
 }
 
-async function createPet(req, headers) {
+async function createPet(req, headers, key) {
   const body = await readBody(req);
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw invalid('The request body must be a JSON object.');
-  for (const name of Object.keys(body))
-    if (!['name', 'categoryId', 'status'].includes(name))
-      throw invalid(`property ${name} should not exist`);
+    throw new Refusal(400, 'validation_failed', 'The request body must be a JSON object.');
+  for (const name of Object.keys(body)) {
+    if (!PET_FIELDS.includes(name)) {
+      throw invalid(
+        name,
+        'unknown_field',
+        `${name} is not a field of this body. Its fields are ${PET_FIELDS.join(', ')}.`,
+      );
+    }
+  }
   const { name, categoryId, status = 'available' } = body;
+  for (const required of ['name', 'categoryId']) {
+    if (body[required] === undefined)
+      throw invalid(required, 'required', `${required} is required.`);
+  }
   if (typeof name !== 'string' || name.length < 1 || name.length > 100 || name.trim() === '')
-    throw invalid('name must be 1 to 100 characters and not only white space');
+    throw invalid('name', 'range', 'name must be 1 to 100 characters and not only white space');
   if (!Number.isSafeInteger(categoryId) || categoryId < 1)
-    throw invalid('categoryId must be an integer from 1 to 9007199254740991');
-  if (!STATUSES.has(status)) throw invalid('status must be one of available, pending, sold');
+    throw invalid('categoryId', 'type', 'categoryId must be an integer from 1 to 9007199254740991');
+  if (!STATUSES.has(status))
+    throw invalid('status', 'enum', 'status must be one of available, pending, sold');
   const { rows } = await pool.query({
     name: 'insert',
     // The pet's category is created with it, unnamed, when no category has that id yet; its
     // pet.created event (and, by the events table's trigger, its deliveries) in the same statement.
     text: `WITH category AS (INSERT INTO categories (id) VALUES ($2) ON CONFLICT DO NOTHING),
            pet AS (
-             INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}
+             INSERT INTO pets (name, category_id, status, organization_id) VALUES ($1, $2, $3, $4)
+             RETURNING ${COLUMNS}
            ),
            event AS (
-             INSERT INTO events (type, readers, data)
+             INSERT INTO events (type, readers, data, organization_id)
              SELECT 'pet.created', 'pets', json_build_object('id', id, 'name', name,
-                      'categoryId', category_id, 'status', status, 'version', version,
-                      'createdAt', created_at, 'updatedAt', updated_at)
+                      'categoryId', category_id, 'status', status,
+                      'organizationId', organization_id, 'version', version,
+                      'createdAt', created_at, 'updatedAt', updated_at), organization_id
                FROM pet
            )
            SELECT * FROM pet`,
-    values: [name, String(categoryId), status],
+    values: [name, String(categoryId), status, key.organization_id],
   });
   const pet = toPet(rows[0]);
   headers.location = `${PUBLIC_BASE_URL}/pets/${pet.id}`;
@@ -233,7 +269,7 @@ async function handle(req, headers) {
     });
   }
   if (path === '/v1/pets' && req.method === 'GET') return listPets(search, headers);
-  if (path === '/v1/pets' && req.method === 'POST') return createPet(req, headers);
+  if (path === '/v1/pets' && req.method === 'POST') return createPet(req, headers, key);
   if (petId !== undefined && req.method === 'GET') return getPet(petId, headers);
   throw new Refusal(404, 'not_found', `No route for ${req.method} ${path}.`);
 }
@@ -258,7 +294,17 @@ export async function answer(req) {
       code,
       message,
       headers: own,
+      details,
     } = error instanceof Refusal ? error : new Refusal(500, 'internal_error', 'Unexpected.');
-    return { status, headers: { ...headers, ...own }, body: { code, message, status } };
+    // The Error body as the service writes it (v1.3): the request's id and the code's page.
+    const body = {
+      code,
+      message,
+      status,
+      ...(details ? { details } : {}),
+      requestId: headers['x-request-id'],
+      docUrl: `${PUBLIC_BASE_URL}/docs/errors#${code}`,
+    };
+    return { status, headers: { ...headers, ...own }, body };
   }
 }
