@@ -56,3 +56,43 @@ export function declaredInputs(document: Document): DeclaredInput[] {
   }
   return found;
 }
+
+/** A valid value of a string member, as far as its schema says. */
+export function sampleString(schema: Schema): string {
+  if (typeof schema.example === 'string') return schema.example;
+  if (Array.isArray(schema.enum) && typeof schema.enum[0] === 'string') return schema.enum[0];
+  if (schema.format === 'date-time') return '2027-01-01T00:00:00Z';
+  if (schema.format === 'uri') return 'https://hooks.example/x';
+  return 'Sample name';
+}
+
+/**
+ * The smallest value a schema allows as far as it states: an object of its required members, each
+ * a sample of its own (the example, the first enum value, the minimum, one item), so that a spec
+ * can vary one member of a body that is otherwise accepted. Rules the schema does not state (a
+ * member naming a stored object) are the spec's to supply.
+ */
+export function sampleValue(given: Schema, document: Document, depth = 0): unknown {
+  const schemas = document.components?.schemas ?? {};
+  let schema = given;
+  while (typeof schema.$ref === 'string') schema = schemas[schema.$ref.split('/').pop()!] ?? {};
+  const first = ((schema.allOf ?? schema.oneOf ?? schema.anyOf) as Schema[] | undefined)?.[0];
+  if (first && depth < 8) return sampleValue(first, document, depth + 1);
+  if (schema.example !== undefined) return schema.example;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if (schema.type === 'string') return sampleString(schema);
+  if (schema.type === 'integer' || schema.type === 'number') {
+    return typeof schema.minimum === 'number' ? schema.minimum : 1;
+  }
+  if (schema.type === 'boolean') return true;
+  if (schema.type === 'array') {
+    return depth < 8 ? [sampleValue((schema.items as Schema) ?? {}, document, depth + 1)] : [];
+  }
+  const properties = (schema.properties as Record<string, Schema> | undefined) ?? {};
+  const required = (schema.required as string[] | undefined) ?? [];
+  return Object.fromEntries(
+    required
+      .filter((name) => name in properties && depth < 8)
+      .map((name) => [name, sampleValue(properties[name], document, depth + 1)]),
+  );
+}
