@@ -106,6 +106,19 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
       .array(character, { minLength: min, maxLength: max })
       .map((codes) => String.fromCodePoint(...codes));
   const validName = text(1, 100).filter((s) => /\S/.test(s));
+  /** A name search: valid text holding at least 3 letters or digits (fewer would read every row). */
+  const letterOrDigit = fc.constantFrom(...'aZ9é猫Ж٣'.split('').map((c) => c.codePointAt(0)!));
+  const validSearch = fc
+    .tuple(text(0, 48), fc.array(letterOrDigit, { minLength: 3, maxLength: 4 }), text(0, 48))
+    .map(([before, meaningful, after]) => before + String.fromCodePoint(...meaningful) + after);
+  /** Valid text with fewer than 3 letters or digits: a search refused. */
+  const vagueSearch = fc
+    .tuple(
+      fc.array(fc.constantFrom(...' %_-.\\🐕'.split(/(?:)/u)), { minLength: 1, maxLength: 6 }),
+      fc.array(letterOrDigit, { maxLength: 2 }),
+    )
+    .map(([symbols, meaningful]) => symbols.join('') + String.fromCodePoint(...meaningful))
+    .filter((s) => /\S/.test(s));
   /** Text that breaks the text rule: too long, a NUL or control character, or a lone surrogate. */
   const hostileName = fc.oneof(
     text(101, 140),
@@ -277,7 +290,7 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
         status: fc.constantFrom(...STATUSES),
         after: fc.bigInt({ min: 0n, max: 9223372036854775807n }).map(String),
         categoryId: fc.integer({ min: 1, max: MAX_SAFE }).map(String),
-        name: validName,
+        name: validSearch,
       },
       { requiredKeys: [] },
     );
@@ -305,7 +318,8 @@ describe(`properties (seed ${seed}, ${runs} runs each)`, () => {
       fc.record({
         name: fc.oneof(
           text(101, 140),
-          fc.constantFrom('', ' ', '\t \n'),
+          vagueSearch,
+          fc.constantFrom('', ' ', '\t \n', 'ab', '%_%', '🐕🐕🐕'),
           fc.tuple(text(0, 20), text(0, 20)).map(([a, b]) => `${a}\u0000${b}`),
         ),
       }),

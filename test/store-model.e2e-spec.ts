@@ -363,8 +363,15 @@ class ListPets implements fc.AsyncCommand<Model, Real> {
     for (const [name, value] of Object.entries(this.filter)) query.set(name, String(value));
     const response = await real.as[this.key].get(`/v1/pets?${query}`);
     if (!may(this.key, 'pets:read')) return void expect(statusOf(response)).toBe(403);
-    expect(statusOf(response)).toBe(200);
     const { status, categoryId, name } = this.filter;
+    // A name search needs 3 letters or digits: fewer would read every row.
+    if (name !== undefined && (name.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 3) {
+      return void expect([statusOf(response), response.body.code]).toEqual([
+        400,
+        'validation_failed',
+      ]);
+    }
+    expect(statusOf(response)).toBe(200);
     const expected = [...model.pets]
       .filter(
         ([, pet]) =>
@@ -769,7 +776,7 @@ describe(`the store against a model (seed ${seed}, ${runs} runs)`, () => {
             {
               status: fc.constantFrom<PetStatus>('available', 'pending', 'sold'),
               categoryId: category,
-              name: fc.constantFrom('re', 'MA', 'x', 'o', '%'),
+              name: fc.constantFrom('rex', 'MAX', 'toM', 'axe', 're', 'x%_'),
             },
             { requiredKeys: [] },
           ),

@@ -1282,7 +1282,7 @@ export interface operations {
         status?: components['schemas']['PetStatus'];
         /** @description Only animals of this category */
         categoryId?: number;
-        /** @description Only animals whose name contains this text, whatever the case of either; every character is literal (`%`, `_` and `\` included) */
+        /** @description Only animals whose name contains this text, whatever the case of either; at least 3 letters or digits; every character is literal (`%`, `_` and `\` included) */
         name?: string;
       };
       header?: {

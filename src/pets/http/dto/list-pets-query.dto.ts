@@ -2,9 +2,10 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { IsInt64Text } from '../../../platform/http/request/int64';
 import { PageQueryDto } from '../../../platform/http/request/page-query.dto';
-import { IsText } from '../../../platform/http/request/text.validator';
+import { IsSearchText } from '../../../platform/http/request/search-text.validator';
 import { PET_STATUSES, PetStatus } from '../../../common/pet-status';
-import { MAX_CATEGORY_ID, PET_NAME } from '../../domain/pet';
+import { SEARCH_TEXT } from '../../../common/search-text';
+import { MAX_CATEGORY_ID } from '../../domain/pet';
 
 /** `limit`, `after`, and the status, category and name fragment to filter by. */
 export class ListPetsQueryDto extends PageQueryDto {
@@ -32,12 +33,12 @@ export class ListPetsQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({
     description:
-      'Only animals whose name contains this text, whatever the case of either; every character is literal (`%`, `_` and `\\` included)',
-    minLength: PET_NAME.min,
-    maxLength: PET_NAME.max,
+      'Only animals whose name contains this text, whatever the case of either; at least 3 letters or digits; every character is literal (`%`, `_` and `\\` included)',
+    minLength: SEARCH_TEXT.min,
+    maxLength: SEARCH_TEXT.max,
   })
   @IsOptional()
   @IsString({ message: 'name must be given once' })
-  @IsText(PET_NAME)
+  @IsSearchText()
   name?: string;
 }
