@@ -39,6 +39,8 @@ module.exports = {
         '<rootDir>/test/layer-rules/*.spec.ts',
         // The feature generator's edits to the shared files (tools/schematics).
         '<rootDir>/test/generator/*.spec.ts',
+        // What the repository's files say of each other (the supported Node.js versions).
+        '<rootDir>/test/repository/*.spec.ts',
       ],
     },
     {
