@@ -108,6 +108,20 @@ describe('conditional reads', () => {
     });
   });
 
+  it("leaves the day's budget as it was too, as the key's own usage says", async () => {
+    const auth = await reader();
+    const day = async () =>
+      (await request(t.url).get('/v1/keys/self').set(auth).expect(200)).body.usage.day.remaining;
+    const first = await get('/v1/pets', auth);
+    const before = await day();
+    for (let i = 0; i < 10; i++) {
+      expect((await get('/v1/pets', auth, first.headers.etag)).status).toBe(304);
+    }
+    expect(await day()).toBe(before);
+    expect((await get('/v1/pets', auth)).status).toBe(200);
+    expect(await day()).toBe(before - 1);
+  });
+
   it('answers HEAD as GET: the same ETag, 304 when it matches, uncounted', async () => {
     const auth = await reader();
     const read = await get('/v1/pets', auth);

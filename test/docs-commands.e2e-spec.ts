@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { commandsOf, DocCommand, outputsOf, scriptOf, unmatched } from './support/doc-commands';
@@ -98,18 +98,51 @@ describe('the commands of README.md and docs/api.md, in order, as written', () =
     expect(unmatched(['{"available":0}'], '{"available":0,"sold":1}')).toEqual(['{"available":0}']);
   });
 
+  it('has each walk-through say where it starts: after the commands before it', () => {
+    const api = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
+    const walkThroughs = api
+      .split(/^(?=## )/m)
+      .filter((section) => section.startsWith('## Walk-through'));
+    expect(walkThroughs.length).toBeGreaterThanOrEqual(3);
+    for (const [index, section] of walkThroughs.entries()) {
+      const opening = section.slice(0, section.indexOf('```')).replace(/\s+/g, ' ');
+      const start =
+        index === 0
+          ? /after the README's commands/
+          : /after (the walk-through above|both of them|the walk-throughs above)/;
+      expect({ heading: section.split('\n')[0], says: start.test(opening) }).toEqual({
+        heading: section.split('\n')[0],
+        says: true,
+      });
+    }
+  });
+
   it('runs every command and finds every answer shown', async () => {
     const env = {
       DATABASE_URL: undefined,
       REDIS_URL: undefined,
       DATA_DIR: join(parent, 'data'),
       ADMIN_TOKEN,
+      // Its default, as `npm start` logs: the start-up logs come before the first-run key.
+      LOG_LEVEL: undefined,
       // docs/api.md, "A delivery": to try the webhooks on one's own machine.
       WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
     };
     service = await startService(env, 60_000);
     const firstRunKey = /Bearer (pet_live_[A-Za-z0-9_-]{43})/.exec(service.output())?.[1];
     expect(firstRunKey).toBeDefined();
+    // Shown after the start-up logs, the last of which says where it serves, framed, nothing
+    // logged inside the frame (README, "Run it").
+    const lines = service.output().split('\n');
+    const serving = lines.findIndex((line) => line.includes('Serving the API at'));
+    const [opens, closes] = lines.flatMap((line, at) => (/^=+$/.test(line) ? [at] : []));
+    expect({ serving: serving >= 0, before: serving < opens }).toEqual({
+      serving: true,
+      before: true,
+    });
+    const framed = lines.slice(opens, closes + 1);
+    expect(framed.join('\n')).toContain(`   ${firstRunKey}`);
+    expect(framed.filter((line) => line.startsWith('{') || line.includes('[Nest]'))).toEqual([]);
     const port = Number(new URL(service.url).port);
     const receiverPort = await freePort();
 

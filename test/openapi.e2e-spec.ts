@@ -137,6 +137,14 @@ describe('the OpenAPI document and the health endpoints', () => {
             ),
           });
           shownAt.push(...codes);
+          // Each code under the response of its own status: an example never contradicts it.
+          for (const code of codes) {
+            expect({ at, code, status: ERROR_CODES[code as ErrorCode].status }).toEqual({
+              at,
+              code,
+              status: Number(status),
+            });
+          }
         }
       }
     }

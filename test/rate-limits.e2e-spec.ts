@@ -83,7 +83,7 @@ describe('rate limits', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(60 - 1);
   });
 
-  it('describes the day window in the headers when it has fewer left', async () => {
+  it('describes the minute window while it has fewer left than the day', async () => {
     await awayFromMinuteEnd();
     const { auth } = await t.issueKey({ limits: { perMinute: 10, perDay: 12 } });
     const response = await apiClient(t.url, auth).get('/v1/pets');
