@@ -28,7 +28,7 @@ const REFUSED = [
 
 /** Members that are prose of several lines: tab and line breaks are characters of them. */
 const PROSE =
-  /^(create|update)(WebhookEndpoint body\.description|Organization body\.adoptionPolicy)$/;
+  /^(create|update)(WebhookEndpoint body\.description|Organization body\.adoptionPolicy|Pet body\.description)$/;
 const LINES = ['\t', '\r', '\n'];
 /** A lone surrogate cannot travel in a URL (UTF-8 has no encoding of it): see query-strings.e2e. */
 const SURROGATES = ['\ud800', '\udfff'];
@@ -215,7 +215,7 @@ describe('client text: one character rule for every string', () => {
     });
   });
 
-  it('takes tab and line breaks in prose: a description and an adoption policy', async () => {
+  it('takes tab and line breaks in prose: descriptions and an adoption policy', async () => {
     const description = 'Shelter hooks\r\n\tsecond line';
     const endpoint = await staff
       .post('/v1/webhook-endpoints')
@@ -251,5 +251,24 @@ describe('client text: one character rule for every string', () => {
       'validation_failed',
     );
     expectError(await own.patch(path).send({ name: 'Two\nlines' }), 400, 'validation_failed');
+
+    // An animal's description, on its create and its change; its tags are no prose.
+    const about = 'Calm.\r\n\tLoves walks.';
+    const pet = await staff
+      .post('/v1/pets')
+      .send({ name: 'Rex', categoryId: 1, description: about });
+    expect({ status: pet.status, description: pet.body.description }).toEqual({
+      status: 201,
+      description: about,
+    });
+    const changed = await staff
+      .patch(`/v1/pets/${pet.body.id}`)
+      .send({ description: `${about}\n` });
+    expect(changed.body.description).toBe(`${about}\n`);
+    expectError(
+      await staff.patch(`/v1/pets/${pet.body.id}`).send({ tags: ['two\nlines'] }),
+      400,
+      'validation_failed',
+    );
   });
 });

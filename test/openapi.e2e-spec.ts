@@ -97,6 +97,19 @@ describe('the OpenAPI document and the health endpoints', () => {
 
   const operation = (path: string, method: string) => document.paths[path][method];
 
+  it('resolves every reference it makes to a schema, an example or a header of its own', () => {
+    const unresolved: string[] = [];
+    JSON.stringify(document, (key, value) => {
+      if (key === '$ref' && typeof value === 'string') {
+        const [, section, name] = /^#\/components\/(\w+)\/(.+)$/.exec(value) ?? [];
+        const components = document.components as unknown as Record<string, object | undefined>;
+        if (!section || !(name in (components[section] ?? {}))) unresolved.push(value);
+      }
+      return value;
+    });
+    expect(unresolved).toEqual([]);
+  });
+
   it('describes version 1.0.0 of the interface on the configured servers', () => {
     expect(document.openapi).toMatch(/^3\./);
     expect(document.info.version).toBe('1.0.0');

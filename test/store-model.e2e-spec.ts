@@ -92,6 +92,10 @@ interface ModelPet {
   status: PetStatus;
   name: string;
   categoryId: number;
+  /** Three members of its profile (v1.3): a scalar, an object's member, a list. */
+  age: string | null;
+  goodWithChildren: boolean | null;
+  tags: string[];
   version: number;
   deleted: boolean;
   organization: OrgName;
@@ -229,6 +233,9 @@ class CreatePet implements fc.AsyncCommand<Model, Real> {
       status: this.status,
       name: 'Rex',
       categoryId: this.categoryId,
+      age: null,
+      goodWithChildren: null,
+      tags: [],
       version: 1,
       deleted: false,
       organization,
@@ -239,7 +246,14 @@ class CreatePet implements fc.AsyncCommand<Model, Real> {
   toString = () => `${this.key} creates a ${this.status} pet of category ${this.categoryId}`;
 }
 
-type PetChange = { name?: string; categoryId?: number; status?: PetStatus };
+type PetChange = {
+  name?: string;
+  categoryId?: number;
+  status?: PetStatus;
+  age?: 'baby' | 'senior' | null;
+  environment?: { children: boolean | null } | null;
+  tags?: string[] | null;
+};
 
 /**
  * Sends a change (`send`) of the pet `choice` picks, by `key`, with the If-Match `precondition`
@@ -281,14 +295,21 @@ class UpdatePet implements fc.AsyncCommand<Model, Real> {
       api.patch(path).send(this.patch),
     );
     if (!pet) return;
-    const next = { ...pet, ...this.patch };
+    const { environment, tags, ...fields } = this.patch;
+    // The profile merges: environment's null makes all its members unknown, tags' null empties.
+    const next: ModelPet = {
+      ...pet,
+      ...fields,
+      goodWithChildren:
+        environment === undefined ? pet.goodWithChildren : (environment?.children ?? null),
+      tags: tags === undefined ? pet.tags : (tags ?? []),
+    };
     if (next.status !== pet.status && held(model, petId)) {
       return void expect(response.body.code).toBe('pet_has_open_order');
     }
     expect(status).toBe(200);
-    const changed =
-      next.name !== pet.name || next.categoryId !== pet.categoryId || next.status !== pet.status;
-    Object.assign(pet, this.patch, { version: pet.version + (changed ? 1 : 0) });
+    const changed = JSON.stringify(next) !== JSON.stringify(pet);
+    Object.assign(pet, next, { version: pet.version + (changed ? 1 : 0) });
     // A patch that names something records pet.updated, even when its values were the pet's.
     if (Object.keys(this.patch).length > 0)
       model.events.push(petEvent(model, 'pet.updated', petId));
@@ -298,6 +319,9 @@ class UpdatePet implements fc.AsyncCommand<Model, Real> {
       name: pet.name,
       categoryId: pet.categoryId,
       status: pet.status,
+      age: pet.age,
+      environment: { children: pet.goodWithChildren },
+      tags: pet.tags,
       version: pet.version,
     });
     expect(response.headers.etag).toBe(`"${pet.version}"`);
@@ -640,15 +664,20 @@ async function checkInvariants(model: Model, real: Real): Promise<void> {
     );
   const pets = await real.t.dataSource.query(
     `SELECT id, name, category_id, status, version, deleted_at IS NOT NULL AS deleted,
-            organization_id FROM pets ORDER BY id`,
+            organization_id, profile -> 'age' AS age,
+            profile -> 'environment' -> 'children' AS "goodWithChildren", profile -> 'tags' AS tags
+       FROM pets ORDER BY id`,
   );
   expect(
-    pets.map((p: Record<string, string | number | boolean>) => [
+    pets.map((p: Record<string, unknown>) => [
       Number(p.id),
       {
         name: p.name,
         categoryId: Number(p.category_id),
         status: p.status,
+        age: p.age,
+        goodWithChildren: p.goodWithChildren,
+        tags: p.tags,
         version: p.version,
         deleted: p.deleted,
         organization: organizationOf(String(p.organization_id)),
@@ -759,6 +788,13 @@ describe(`the store against a model (seed ${seed}, ${runs} runs)`, () => {
               name: fc.constantFrom('Rex', 'Max', 'Tom'),
               categoryId: category,
               status: fc.constantFrom<PetStatus>('available', 'pending', 'sold'),
+              age: fc.constantFrom('baby' as const, 'senior' as const, null),
+              environment: fc.constantFrom<PetChange['environment']>(
+                { children: true },
+                { children: null },
+                null,
+              ),
+              tags: fc.constantFrom<PetChange['tags']>(['calm'], ['calm', 'shy'], null),
             },
             { requiredKeys: [] },
           ),

@@ -1,3 +1,4 @@
+import { UNKNOWN_PROFILE } from '../../src/common/pet-profile';
 import { PetPayload } from '../../src/common/events/pet-payload';
 import { PetStatus } from '../../src/common/pet-status';
 import { Inventory, PetInventory } from '../../src/adoptions/application/inventory';
@@ -49,6 +50,7 @@ export class InMemoryOrderRepository extends OrderRepository {
       categoryId: 1,
       status,
       organizationId: this.organizationOf(id),
+      ...UNKNOWN_PROFILE,
       version: 1,
       createdAt: at,
       updatedAt: at,

@@ -7,6 +7,7 @@ import {
 import { NewPet, Pet, PetId, PetPatch } from '../../src/pets/domain/pet';
 import { admits, VersionPrecondition } from '../../src/common/versions';
 import { PetVersionMismatchError } from '../../src/pets/domain/pet.errors';
+import { patchedProfile } from '../../src/pets/domain/pet-profile';
 
 /**
  * A PetRepository kept in an array, for unit tests of the use cases: versions counted as the
@@ -60,10 +61,18 @@ export class InMemoryPetRepository extends PetRepository {
   ): Promise<PetUpdate | null> {
     const row = this.allowed(id, owner, precondition, rule);
     if (!row) return null;
-    const next = { ...row, ...patch };
-    const changed =
-      next.name !== row.name || next.categoryId !== row.categoryId || next.status !== row.status;
-    if (changed) Object.assign(row, patch, { version: row.version + 1, updatedAt: this.now });
+    const { name, categoryId, status, ...profile } = patch;
+    const fields = {
+      name: name ?? row.name,
+      categoryId: categoryId ?? row.categoryId,
+      status: status ?? row.status,
+    };
+    const next = { ...patchedProfile(row, profile), ...fields };
+    // Compared as the database's trigger compares the row: any field or profile member.
+    const changed = Object.entries(next).some(
+      ([member, value]) => JSON.stringify(value) !== JSON.stringify(row[member as keyof Pet]),
+    );
+    if (changed) Object.assign(row, next, { version: row.version + 1, updatedAt: this.now });
     return { pet: this.pet(row), changed };
   }
 

@@ -1,3 +1,4 @@
+import { UNKNOWN_PROFILE } from '../../src/common/pet-profile';
 import { PetPayload } from '../../src/common/events/pet-payload';
 import { PhotographedPets } from '../../src/photos/application/photographed-pets';
 import { PetId } from '../../src/photos/domain/photo';
@@ -27,6 +28,7 @@ export class InMemoryPhotographedPets extends PhotographedPets {
       categoryId: 1,
       organizationId: pet.owner,
       status: 'available',
+      ...UNKNOWN_PROFILE,
       version: pet.version,
       createdAt: '2026-11-23T12:00:00.000Z',
       updatedAt: '2026-11-24T09:00:00.000Z',

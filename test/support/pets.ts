@@ -1,3 +1,5 @@
+import { UNKNOWN_PROFILE } from '../../src/common/pet-profile';
+
 /** An instant as the API writes it: RFC 3339, UTC, milliseconds. */
 export const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -19,6 +21,8 @@ export function petBody(
   return {
     ...fields,
     organizationId: fields.organizationId ?? 1,
+    // Nothing known of it: what a v1 body creates (v1.3's profile, every member present).
+    ...UNKNOWN_PROFILE,
     version,
     createdAt: expect.stringMatching(INSTANT),
     updatedAt: expect.stringMatching(INSTANT),

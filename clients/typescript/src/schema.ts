@@ -565,6 +565,25 @@ export interface components {
      * @enum {string}
      */
     PetStatus: 'available' | 'pending' | 'sold';
+    Breed: {
+      /** @example Labrador Retriever */
+      primary: string | null;
+      /** @example null */
+      secondary: string | null;
+      /** @description A mix of breeds */
+      mixed: boolean;
+    };
+    PetAttributes: {
+      spayedNeutered: boolean | null;
+      houseTrained: boolean | null;
+      specialNeeds: boolean | null;
+      shotsCurrent: boolean | null;
+    };
+    PetEnvironment: {
+      children: boolean | null;
+      dogs: boolean | null;
+      cats: boolean | null;
+    };
     Pet: {
       /**
        * Format: int64
@@ -591,6 +610,36 @@ export interface components {
        * @example 1
        */
       readonly organizationId: number;
+      breed: components['schemas']['Breed'];
+      /** @enum {string|null} */
+      age: 'baby' | 'young' | 'adult' | 'senior' | null;
+      /**
+       * Format: date
+       * @example 2024-03-01
+       */
+      birthDate: string | null;
+      /** @enum {string|null} */
+      sex: 'female' | 'male' | 'unknown' | null;
+      /** @enum {string|null} */
+      size: 'small' | 'medium' | 'large' | 'xlarge' | null;
+      /** @enum {string|null} */
+      coat: 'hairless' | 'short' | 'medium' | 'long' | 'wire' | 'curly' | null;
+      /**
+       * @example [
+       *       "black",
+       *       "white"
+       *     ]
+       */
+      colors: string[];
+      description: string | null;
+      attributes: components['schemas']['PetAttributes'];
+      environment: components['schemas']['PetEnvironment'];
+      /**
+       * @example [
+       *       "calm"
+       *     ]
+       */
+      tags: string[];
       /**
        * Format: int32
        * @description Read-only: 1 when created, +1 on every change of the animal (by a client or by an order); its `ETag` is `"<version>"`
@@ -608,6 +657,32 @@ export interface components {
        */
       readonly updatedAt: string;
     };
+    BreedInput: {
+      /** @example Labrador Retriever */
+      primary?: string | null;
+      /** @example Collie */
+      secondary?: string | null;
+      /** @description A mix of breeds (never null) */
+      mixed?: boolean;
+    };
+    PetAttributesInput: {
+      /** @description Spayed or neutered */
+      spayedNeutered?: boolean | null;
+      /** @description House-trained */
+      houseTrained?: boolean | null;
+      /** @description Has special needs */
+      specialNeeds?: boolean | null;
+      /** @description Vaccinations up to date */
+      shotsCurrent?: boolean | null;
+    };
+    PetEnvironmentInput: {
+      /** @description Good with children */
+      children?: boolean | null;
+      /** @description Good with dogs */
+      dogs?: boolean | null;
+      /** @description Good with cats */
+      cats?: boolean | null;
+    };
     NewPet: {
       /**
        * @description The animal's name: 1 to 100 characters (Unicode code points), not only white space
@@ -622,6 +697,41 @@ export interface components {
       categoryId: number;
       /** @description Availability of the animal; `available` when omitted */
       status?: components['schemas']['PetStatus'];
+      breed?: components['schemas']['BreedInput'] | (never | null);
+      /**
+       * @description Age group
+       * @enum {string|null}
+       */
+      age?: 'baby' | 'young' | 'adult' | 'senior' | null;
+      /**
+       * Format: date
+       * @description Date of birth (full-date), not in the future
+       * @example 2024-03-01
+       */
+      birthDate?: string | null;
+      /**
+       * @description Sex
+       * @enum {string|null}
+       */
+      sex?: 'female' | 'male' | 'unknown' | null;
+      /**
+       * @description Size when grown
+       * @enum {string|null}
+       */
+      size?: 'small' | 'medium' | 'large' | 'xlarge' | null;
+      /**
+       * @description Coat length or kind
+       * @enum {string|null}
+       */
+      coat?: 'hairless' | 'short' | 'medium' | 'long' | 'wire' | 'curly' | null;
+      /** @description Up to 3 colours, each up to 30 characters */
+      colors?: string[] | null;
+      /** @description What an adopter should know: up to 10,000 characters, lines and tabs included */
+      description?: string | null;
+      attributes?: components['schemas']['PetAttributesInput'] | (never | null);
+      environment?: components['schemas']['PetEnvironmentInput'] | (never | null);
+      /** @description Up to 10 distinct tags, each up to 30 characters */
+      tags?: string[] | null;
     };
     PetUpdate: {
       /**
@@ -637,6 +747,41 @@ export interface components {
       categoryId?: number;
       /** @description Availability set by hand (`pending`: on hold, it cannot be ordered); refused with 409 `pet_has_open_order` while an open order holds the animal */
       status?: components['schemas']['PetStatus'];
+      breed?: components['schemas']['BreedInput'] | (never | null);
+      /**
+       * @description Age group
+       * @enum {string|null}
+       */
+      age?: 'baby' | 'young' | 'adult' | 'senior' | null;
+      /**
+       * Format: date
+       * @description Date of birth (full-date), not in the future
+       * @example 2024-03-01
+       */
+      birthDate?: string | null;
+      /**
+       * @description Sex
+       * @enum {string|null}
+       */
+      sex?: 'female' | 'male' | 'unknown' | null;
+      /**
+       * @description Size when grown
+       * @enum {string|null}
+       */
+      size?: 'small' | 'medium' | 'large' | 'xlarge' | null;
+      /**
+       * @description Coat length or kind
+       * @enum {string|null}
+       */
+      coat?: 'hairless' | 'short' | 'medium' | 'long' | 'wire' | 'curly' | null;
+      /** @description Up to 3 colours, each up to 30 characters */
+      colors?: string[] | null;
+      /** @description What an adopter should know: up to 10,000 characters, lines and tabs included */
+      description?: string | null;
+      attributes?: components['schemas']['PetAttributesInput'] | (never | null);
+      environment?: components['schemas']['PetEnvironmentInput'] | (never | null);
+      /** @description Up to 10 distinct tags, each up to 30 characters */
+      tags?: string[] | null;
     };
     NewOrder: {
       /**

@@ -1,3 +1,4 @@
+import { PetProfile } from '../pet-profile';
 import { PetStatus } from '../pet-status';
 
 /**
@@ -5,7 +6,7 @@ import { PetStatus } from '../pet-status';
  * a feature moving a pet without owning it (an order) records the same object the pets feature
  * answers, read from the pet's row inside the transaction of the change.
  */
-export interface PetPayload {
+export interface PetPayload extends PetProfile {
   readonly id: number;
   readonly name: string;
   readonly categoryId: number;

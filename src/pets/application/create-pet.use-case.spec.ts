@@ -1,3 +1,5 @@
+import { UNKNOWN_PROFILE } from '../../common/pet-profile';
+import { SystemClock } from '../../common/clock';
 import { IdempotencyKeyReusedError } from '../../platform/idempotency/idempotency';
 import { InvalidPetError } from '../domain/pet.errors';
 import { InsufficientScopeError } from '../../common/scopes';
@@ -10,7 +12,9 @@ import { InMemoryEvents } from '../../../test/fakes/in-memory-events';
 const writer: Requester = { keyId: '1', scopes: ['pets:read', 'pets:write'], organizationId: null };
 
 /** The event ports of a use case, recording into `events`. */
-const eventPorts = (events = new InMemoryEvents()) => [events, events.transactions] as const;
+/** The use case's ports after the repository and idempotency: events, transactions, the clock. */
+const ports = (events = new InMemoryEvents()) =>
+  [events, events.transactions, new SystemClock()] as const;
 
 describe('CreatePet', () => {
   it('refuses a requester without pets:write, and stores nothing', async () => {
@@ -21,7 +25,7 @@ describe('CreatePet', () => {
       organizationId: null,
     };
     await expect(
-      new CreatePet(pets, new InMemoryIdempotency(), ...eventPorts()).execute(reader, {
+      new CreatePet(pets, new InMemoryIdempotency(), ...ports()).execute(reader, {
         name: 'Rex',
         categoryId: 3,
       }),
@@ -34,7 +38,7 @@ describe('CreatePet', () => {
     const { pet, replayed } = await new CreatePet(
       pets,
       new InMemoryIdempotency(),
-      ...eventPorts(),
+      ...ports(),
     ).execute(writer, {
       name: 'Rex',
       categoryId: 3,
@@ -45,6 +49,7 @@ describe('CreatePet', () => {
       categoryId: 3,
       status: 'available',
       organizationId: 1,
+      ...UNKNOWN_PROFILE,
       version: 1,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
@@ -56,7 +61,7 @@ describe('CreatePet', () => {
   it("adds the pet to the key's own organisation", async () => {
     const pets = new InMemoryPetRepository();
     const staff: Requester = { keyId: '3', scopes: ['pets:write'], organizationId: 7 };
-    const { pet } = await new CreatePet(pets, new InMemoryIdempotency(), ...eventPorts()).execute(
+    const { pet } = await new CreatePet(pets, new InMemoryIdempotency(), ...ports()).execute(
       staff,
       { name: 'Rex', categoryId: 3 },
     );
@@ -66,7 +71,7 @@ describe('CreatePet', () => {
   it('stores nothing when the pet is invalid', async () => {
     const pets = new InMemoryPetRepository();
     await expect(
-      new CreatePet(pets, new InMemoryIdempotency(), ...eventPorts()).execute(writer, {
+      new CreatePet(pets, new InMemoryIdempotency(), ...ports()).execute(writer, {
         name: ' ',
         categoryId: 3,
       }),
@@ -79,7 +84,7 @@ describe('CreatePet', () => {
 
     it('creates once and replays the same pet for a retry of the same request', async () => {
       const pets = new InMemoryPetRepository();
-      const createPet = new CreatePet(pets, new InMemoryIdempotency(), ...eventPorts());
+      const createPet = new CreatePet(pets, new InMemoryIdempotency(), ...ports());
       const first = await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
       const retry = await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
       expect(retry).toEqual({ pet: first.pet, replayed: true });
@@ -90,7 +95,7 @@ describe('CreatePet', () => {
       const createPet = new CreatePet(
         new InMemoryPetRepository(),
         new InMemoryIdempotency(),
-        ...eventPorts(),
+        ...ports(),
       );
       await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
       await expect(createPet.execute(writer, { name: 'Rex', categoryId: 4 }, key)).rejects.toThrow(
@@ -103,7 +108,7 @@ describe('CreatePet', () => {
 
     it('keeps the keys of different clients apart', async () => {
       const pets = new InMemoryPetRepository();
-      const createPet = new CreatePet(pets, new InMemoryIdempotency(), ...eventPorts());
+      const createPet = new CreatePet(pets, new InMemoryIdempotency(), ...ports());
       await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
       const other = await createPet.execute(
         writer,
@@ -121,7 +126,7 @@ describe('CreatePet', () => {
       const createPet = new CreatePet(
         new InMemoryPetRepository(),
         new InMemoryIdempotency(),
-        ...eventPorts(events),
+        ...ports(events),
       );
       const key = { scope: 'key:1', key: 'retry-1' };
       const { pet } = await createPet.execute(writer, { name: 'Rex', categoryId: 3 }, key);
@@ -134,7 +139,7 @@ describe('CreatePet', () => {
       const createPet = new CreatePet(
         new InMemoryPetRepository(),
         new InMemoryIdempotency(),
-        ...eventPorts(events),
+        ...ports(events),
       );
       await expect(createPet.execute(writer, { name: ' ', categoryId: 3 })).rejects.toThrow();
       await expect(

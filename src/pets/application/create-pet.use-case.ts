@@ -4,8 +4,10 @@ import {
   fingerprintOf,
   Idempotency,
 } from '../../platform/idempotency/idempotency';
+import { Clock } from '../../common/clock';
 import { EventRecorder } from '../../common/events/event-recorder';
 import { creatingOrganization } from '../../common/ownership';
+import { PET_PROFILE_MEMBERS } from '../../common/pet-profile';
 import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
 import { Transactions } from '../../common/transactions';
@@ -18,6 +20,16 @@ export interface Creation {
   replayed: boolean;
 }
 
+/**
+ * The profile's members as sent, for the fingerprint (absent and null alike: both say unknown). A
+ * v1 body's fingerprint is the one it had before profiles (nothing appended), so that a retry
+ * across the upgrade is still recognised.
+ */
+function profileSent(input: NewPetInput): unknown[] {
+  const sent = PET_PROFILE_MEMBERS.map((member) => input[member]);
+  return sent.every((value) => value === undefined) ? [] : sent.map((value) => value ?? null);
+}
+
 @Injectable()
 export class CreatePet {
   constructor(
@@ -25,6 +37,7 @@ export class CreatePet {
     private readonly idempotency: Idempotency,
     private readonly events: EventRecorder,
     private readonly transactions: Transactions,
+    private readonly clock: Clock,
   ) {}
 
   async execute(
@@ -35,7 +48,7 @@ export class CreatePet {
     // Checked here too, not only at the HTTP edge (docs/adr/0021), before anything is stored.
     checkScope(['pets:write'], requester.scopes);
     // In the key's own organisation; a key without one (every v1 client) adds to organisation 1.
-    const pet = newPet(input, creatingOrganization(requester));
+    const pet = newPet(input, creatingOrganization(requester), this.clock.now());
     // The pet and its event commit together; a replay below creates nothing, so records nothing.
     const add = () =>
       this.transactions.run(async () => {
@@ -46,7 +59,12 @@ export class CreatePet {
     if (!idempotencyKey) return { pet: await add(), replayed: false };
     // The fingerprint is of the request as sent: a retry omitting `status` is not the same
     // request as one giving `status: "available"`.
-    const fingerprint = fingerprintOf([input.name, input.categoryId, input.status ?? null]);
+    const fingerprint = fingerprintOf([
+      input.name,
+      input.categoryId,
+      input.status ?? null,
+      ...profileSent(input),
+    ]);
     const { value, replayed } = await this.idempotency.once(
       { ...idempotencyKey, fingerprint },
       add,

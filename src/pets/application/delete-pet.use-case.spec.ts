@@ -1,3 +1,4 @@
+import { UNKNOWN_PROFILE } from '../../common/pet-profile';
 import { Requester } from '../../common/requester';
 import { InsufficientScopeError } from '../../common/scopes';
 import {
@@ -21,7 +22,13 @@ describe('DeletePet', () => {
     pets = new InMemoryPetRepository();
     events = new InMemoryEvents();
     deletePet = new DeletePet(pets, events, events.transactions);
-    await pets.add({ name: 'Rex', categoryId: 1, status: 'sold', organizationId: 1 });
+    await pets.add({
+      name: 'Rex',
+      categoryId: 1,
+      status: 'sold',
+      organizationId: 1,
+      ...UNKNOWN_PROFILE,
+    });
   });
 
   it('refuses a requester without pets:manage', async () => {

@@ -1,3 +1,4 @@
+import { UNKNOWN_PROFILE } from '../../common/pet-profile';
 import { PetNotFoundError } from '../domain/pet.errors';
 import { GetPet } from './get-pet.use-case';
 import { InMemoryPetRepository } from '../../../test/fakes/in-memory-pet.repository';
@@ -10,6 +11,7 @@ describe('GetPet', () => {
       categoryId: 3,
       status: 'pending',
       organizationId: 1,
+      ...UNKNOWN_PROFILE,
     });
     expect(await new GetPet(pets).execute(1)).toEqual(stored);
   });

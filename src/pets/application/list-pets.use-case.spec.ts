@@ -1,3 +1,4 @@
+import { UNKNOWN_PROFILE } from '../../common/pet-profile';
 import { ListPets } from './list-pets.use-case';
 import { InMemoryPetRepository } from '../../../test/fakes/in-memory-pet.repository';
 
@@ -14,6 +15,7 @@ describe('ListPets', () => {
         categoryId: 1,
         status: i % 5 === 0 ? 'sold' : 'available',
         organizationId: 1,
+        ...UNKNOWN_PROFILE,
       });
     }
   });
@@ -37,8 +39,20 @@ describe('ListPets', () => {
   });
 
   it('filters by category and by a fragment of the name, whatever its case', async () => {
-    await pets.add({ name: 'Rex', categoryId: 2, status: 'available', organizationId: 1 });
-    await pets.add({ name: 'T-REX', categoryId: 2, status: 'sold', organizationId: 1 });
+    await pets.add({
+      name: 'Rex',
+      categoryId: 2,
+      status: 'available',
+      organizationId: 1,
+      ...UNKNOWN_PROFILE,
+    });
+    await pets.add({
+      name: 'T-REX',
+      categoryId: 2,
+      status: 'sold',
+      organizationId: 1,
+      ...UNKNOWN_PROFILE,
+    });
     expect((await listPets.execute({ categoryId: 2 })).pets.map((p) => p.id)).toEqual([26, 27]);
     expect((await listPets.execute({ name: 'rex' })).pets.map((p) => p.id)).toEqual([26, 27]);
     expect(

@@ -1,3 +1,5 @@
+import { SystemClock } from '../../common/clock';
+import { UNKNOWN_PROFILE } from '../../common/pet-profile';
 import { Requester } from '../../common/requester';
 import { InsufficientScopeError } from '../../common/scopes';
 import {
@@ -22,8 +24,14 @@ describe('UpdatePet', () => {
   beforeEach(async () => {
     pets = new InMemoryPetRepository();
     events = new InMemoryEvents();
-    updatePet = new UpdatePet(pets, events, events.transactions);
-    await pets.add({ name: 'Rex', categoryId: 1, status: 'available', organizationId: 1 });
+    updatePet = new UpdatePet(pets, events, events.transactions, new SystemClock());
+    await pets.add({
+      name: 'Rex',
+      categoryId: 1,
+      status: 'available',
+      organizationId: 1,
+      ...UNKNOWN_PROFILE,
+    });
     pets.now = '2026-11-24T09:00:00.000Z';
   });
 
@@ -62,6 +70,7 @@ describe('UpdatePet', () => {
       categoryId: 1,
       status: 'pending',
       organizationId: 1,
+      ...UNKNOWN_PROFILE,
       version: 2,
       createdAt: '2026-11-23T12:00:00.000Z',
       updatedAt: '2026-11-24T09:00:00.000Z',

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
 import { EventRecorder } from '../../common/events/event-recorder';
 import { OrganizationId } from '../../common/ownership';
 import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
 import { Transactions } from '../../common/transactions';
-import { isEmptyPatch, Pet, petEvent, PetId, PetPatch, petPatch } from '../domain/pet';
+import { isEmptyPatch, Pet, petEvent, PetId, petPatch, PetPatchInput } from '../domain/pet';
 import { checkUpdate } from '../domain/pet-rules';
 import { admits, VersionPrecondition } from '../../common/versions';
 import { PetNotFoundError, PetVersionMismatchError } from '../domain/pet.errors';
@@ -16,16 +17,17 @@ export class UpdatePet {
     private readonly pets: PetRepository,
     private readonly events: EventRecorder,
     private readonly transactions: Transactions,
+    private readonly clock: Clock,
   ) {}
 
   async execute(
     requester: Requester,
     id: PetId,
-    input: PetPatch,
+    input: PetPatchInput,
     precondition?: VersionPrecondition,
   ): Promise<Pet> {
     checkScope(['pets:manage'], requester.scopes);
-    const patch = petPatch(input);
+    const patch = petPatch(input, this.clock.now());
     // Only its own organisation's staff change a pet: another's is not found, as if it did not
     // exist for this operation (a key without an organisation owns none).
     const owner = requester.organizationId;

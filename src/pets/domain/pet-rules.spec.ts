@@ -1,3 +1,4 @@
+import { UNKNOWN_PROFILE } from '../../common/pet-profile';
 import { Pet } from './pet';
 import { checkRemoval, checkUpdate } from './pet-rules';
 import { PetHasOpenOrderError } from './pet.errors';
@@ -8,6 +9,7 @@ const pet = (status: Pet['status']): Pet => ({
   categoryId: 1,
   status,
   organizationId: 1,
+  ...UNKNOWN_PROFILE,
   version: 3,
   createdAt: '2026-11-23T12:00:00.000Z',
   updatedAt: '2026-11-23T12:00:00.000Z',

@@ -2,7 +2,9 @@ import { TextBounds, textProblem } from '../../common/text';
 import { DEFAULT_PET_STATUS, isPetStatus, PetStatus } from '../../common/pet-status';
 import { NewEvent } from '../../common/events/event';
 import { PET_EVENTS } from '../../common/events/pet-events';
+import { PetProfile, UNKNOWN_PROFILE } from '../../common/pet-profile';
 import { InvalidPetError } from './pet.errors';
+import { patchedProfile, PetProfileInput, PetProfilePatch, profilePatch } from './pet-profile';
 
 /** A pet's name, in Unicode code points. */
 export const PET_NAME: TextBounds = { min: 1, max: 100 };
@@ -19,7 +21,8 @@ export const MAX_CATEGORY_ID = Number.MAX_SAFE_INTEGER;
 export type PetId = number;
 export const MAX_PET_ID: PetId = Number.MAX_SAFE_INTEGER;
 
-export interface Pet {
+/** An animal: its fields, its profile (v1.3), and what the service keeps of it. */
+export interface Pet extends PetProfile {
   readonly id: PetId;
   readonly name: string;
   readonly categoryId: number;
@@ -41,16 +44,19 @@ export interface Pet {
 export type PetFields = Pick<Pet, 'name' | 'categoryId' | 'status'>;
 
 /** A pet that is valid but not stored yet, so it has no id, version or instants. */
-export type NewPet = PetFields & Pick<Pet, 'organizationId'>;
+export type NewPet = PetFields & Pick<Pet, 'organizationId'> & PetProfile;
 
-export interface NewPetInput {
+export interface NewPetInput extends PetProfileInput {
   name: string;
   categoryId: number;
   status?: PetStatus;
 }
 
-/** The fields a change of a pet gives (RFC 7396: absent ones are kept); never null. */
-export type PetPatch = Partial<PetFields>;
+/** A change of a pet as a client sends it (RFC 7396): the fields never null, the profile's may be. */
+export type PetPatchInput = Partial<PetFields> & PetProfileInput;
+
+/** A checked change: the fields it gives, and the profile's members it gives (objects merge). */
+export type PetPatch = { -readonly [F in keyof PetFields]?: PetFields[F] } & PetProfilePatch;
 
 function checkName(name: string): void {
   const nameProblem = textProblem(name, PET_NAME);
@@ -69,21 +75,26 @@ function checkStatus(status: unknown): void {
   }
 }
 
-/** Builds a new pet of an organisation, enforcing the invariants every stored pet satisfies. */
-export function newPet(input: NewPetInput, organizationId: number): NewPet {
+/**
+ * Builds a new pet of an organisation, enforcing the invariants every stored pet satisfies; what
+ * its profile does not say is unknown. `now` decides what a birth date "in the future" is.
+ */
+export function newPet(input: NewPetInput, organizationId: number, now: Date): NewPet {
   const { name, categoryId, status = DEFAULT_PET_STATUS } = input;
   checkName(name);
   checkCategoryId(categoryId);
   checkStatus(status);
-  return { name, categoryId, status, organizationId };
+  const profile = patchedProfile(UNKNOWN_PROFILE, profilePatch(input, now));
+  return { name, categoryId, status, organizationId, ...profile };
 }
 
 /**
  * A change of a pet, each field it gives checked as a new pet's is. Every field of a pet is
- * required, so none can be removed: null is refused like any other invalid value.
+ * required, so none can be removed: null is refused like any other invalid value. The profile's
+ * members may be null: that makes them unknown again.
  */
-export function petPatch(input: PetPatch): PetPatch {
-  const patch: { -readonly [F in keyof PetFields]?: PetFields[F] } = {};
+export function petPatch(input: PetPatchInput, now: Date): PetPatch {
+  const patch: PetPatch = profilePatch(input, now);
   for (const field of ['name', 'categoryId', 'status'] as const) {
     if (input[field] === null) {
       throw new InvalidPetError(`${field} must not be null: every field of a pet is required.`);

@@ -1,3 +1,4 @@
+import { UNKNOWN_PROFILE } from '../../common/pet-profile';
 import { PetMapper } from './pet.mapper';
 
 const row = {
@@ -6,6 +7,7 @@ const row = {
   categoryId: '42',
   status: 'sold',
   organizationId: '7',
+  profile: UNKNOWN_PROFILE,
   version: 3,
   createdAt: '2026-11-23T12:00:00.000Z',
   updatedAt: '2026-11-24T08:30:00.125Z',
@@ -19,6 +21,7 @@ describe('PetMapper', () => {
       categoryId: 42,
       status: 'sold',
       organizationId: 7,
+      ...UNKNOWN_PROFILE,
       version: 3,
       createdAt: '2026-11-23T12:00:00.000Z',
       updatedAt: '2026-11-24T08:30:00.125Z',
@@ -32,15 +35,21 @@ describe('PetMapper', () => {
         categoryId: 9007199254740991,
         status: 'pending',
         organizationId: 9007199254740991,
+        ...UNKNOWN_PROFILE,
       }),
     ).toEqual({
       name: 'Rex',
       categoryId: '9007199254740991',
       status: 'pending',
       organizationId: '9007199254740991',
+      profile: JSON.stringify(UNKNOWN_PROFILE),
     });
     expect(PetMapper.patchToPersistence({ categoryId: 9007199254740991 })).toEqual({
       categoryId: '9007199254740991',
+      profile: null,
+    });
+    expect(PetMapper.patchToPersistence({ age: null, breed: { mixed: true } })).toEqual({
+      profile: '{"age":null,"breed":{"mixed":true}}',
     });
   });
 

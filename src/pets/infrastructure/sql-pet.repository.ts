@@ -10,7 +10,7 @@ import { PetMapper, PetRow } from './pet.mapper';
 
 // The hot statements, as fixed text: a request builds no SQL (docs/adr/0008).
 const COLUMNS = `id, name, category_id AS "categoryId", status,
-  organization_id AS "organizationId", version,
+  organization_id AS "organizationId", profile, version,
   ${sqlInstant('created_at')} AS "createdAt", ${sqlInstant('updated_at')} AS "updatedAt"`;
 
 /**
@@ -23,7 +23,8 @@ const INSERT: SqlStatement = {
   text: `WITH "category" AS (
            INSERT INTO categories (id) VALUES ($2) ON CONFLICT DO NOTHING
          )
-         INSERT INTO pets (name, category_id, status, organization_id) VALUES ($1, $2, $3, $4)
+         INSERT INTO pets (name, category_id, status, organization_id, profile)
+         VALUES ($1, $2, $3, $4, $5)
          RETURNING ${COLUMNS}`,
 };
 const FIND_BY_ID: SqlStatement = {
@@ -78,6 +79,19 @@ const PAGES: SqlStatement[] = Array.from({ length: 8 }, (_, bits) =>
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
+ * The profile a change leaves, in SQL as `patchedProfile` says in TypeScript: $8 holds the members
+ * the change gives (null: none), each replacing the stored one, except `breed`, `attributes` and
+ * `environment`, which merge member by member (jsonb `||` replaces a key's value, null included).
+ */
+const MERGED_PROFILE = `CASE WHEN $8::jsonb IS NULL THEN profile ELSE
+    profile || ($8::jsonb - 'breed' - 'attributes' - 'environment')
+      || jsonb_build_object(
+           'breed', (profile -> 'breed') || coalesce($8::jsonb -> 'breed', '{}'),
+           'attributes', (profile -> 'attributes') || coalesce($8::jsonb -> 'attributes', '{}'),
+           'environment', (profile -> 'environment') || coalesce($8::jsonb -> 'environment', '{}'))
+  END`;
+
+/**
  * A change that keeps the status needs no one's leave but its organisation's: applied in one
  * guarded statement, only if the pet exists and belongs to organisation $7, its version is among
  * $5 (when given: the precondition, compared by the database itself) and, when $6 is given, its
@@ -92,7 +106,7 @@ const UPDATE: SqlStatement = {
   text: `WITH "pet" AS (
            UPDATE pets
               SET name = coalesce($2, name), category_id = coalesce($3, category_id),
-                  status = coalesce($4, status)
+                  status = coalesce($4, status), profile = ${MERGED_PROFILE}
             WHERE id = $1 AND organization_id = $7 AND deleted_at IS NULL
               AND ($5::int[] IS NULL OR version = ANY($5::int[]))
               AND ($6::varchar IS NULL OR status = $6)
@@ -146,6 +160,7 @@ export class SqlPetRepository extends PetRepository {
       row.categoryId,
       row.status,
       row.organizationId,
+      row.profile,
     ]);
     return PetMapper.toDomain(created);
   }
@@ -225,6 +240,7 @@ export class SqlPetRepository extends PetRepository {
       versions,
       keepStatus,
       owner,
+      row.profile,
     ]);
   }
 

@@ -1,12 +1,12 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema, IntersectionType } from '@nestjs/swagger';
+import { ApiProfileInputModels, PetProfileInputDto } from './pet-profile.dto';
 import { IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
 import { IsText } from '../../../platform/http/request/text.validator';
 import { MAX_CATEGORY_ID, PET_NAME } from '../../domain/pet';
 import { PET_STATUSES, PetStatus } from '../../../common/pet-status';
 
-/** The body of a create: the specification's `NewPet`. */
-@ApiSchema({ name: 'NewPet' })
-export class NewPetDto {
+/** The specification's members of `NewPet`. */
+class NewPetFieldsDto {
   @ApiProperty({
     description:
       "The animal's name: 1 to 100 characters (Unicode code points), not only white space",
@@ -41,3 +41,8 @@ export class NewPetDto {
   @IsIn(PET_STATUSES, { message: `status must be one of ${PET_STATUSES.join(', ')}` })
   status?: PetStatus;
 }
+
+/** The body of a create: the specification's `NewPet`, and any of the profile's members (v1.3). */
+@ApiSchema({ name: 'NewPet' })
+@ApiProfileInputModels()
+export class NewPetDto extends IntersectionType(NewPetFieldsDto, PetProfileInputDto) {}

@@ -1,4 +1,5 @@
-import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiSchema, IntersectionType } from '@nestjs/swagger';
+import { ApiProfileInputModels, PetProfileInputDto } from './pet-profile.dto';
 import { IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
 import { IsText } from '../../../platform/http/request/text.validator';
 import { PET_STATUSES, PetStatus } from '../../../common/pet-status';
@@ -7,12 +8,8 @@ import { MAX_CATEGORY_ID, PET_NAME } from '../../domain/pet';
 /** Present, and so validated, whenever the property was sent: null included (it is refused). */
 const Given = () => ValidateIf((_, value) => value !== undefined);
 
-/**
- * The body of updatePet (RFC 7396): the fields to change, each as on a create; absent ones are
- * kept; null is refused (every field of an animal is required); `{}` changes nothing.
- */
-@ApiSchema({ name: 'PetUpdate' })
-export class PetUpdateDto {
+/** The fields of an animal a change gives: each as on a create; null is refused. */
+class PetFieldsUpdateDto {
   @ApiPropertyOptional({
     description: 'A new name: 1 to 100 characters (Unicode code points), not only white space',
     minLength: PET_NAME.min,
@@ -47,3 +44,13 @@ export class PetUpdateDto {
   @IsIn(PET_STATUSES, { message: `status must be one of ${PET_STATUSES.join(', ')}` })
   status?: PetStatus;
 }
+
+/**
+ * The body of updatePet (RFC 7396): the fields to change, each as on a create; absent ones are
+ * kept; null is refused for a field (every field of an animal is required) and makes a profile
+ * member unknown again; `breed`, `attributes` and `environment` merge member by member; `{}`
+ * changes nothing.
+ */
+@ApiSchema({ name: 'PetUpdate' })
+@ApiProfileInputModels()
+export class PetUpdateDto extends IntersectionType(PetFieldsUpdateDto, PetProfileInputDto) {}

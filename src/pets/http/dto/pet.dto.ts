@@ -1,9 +1,9 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, IntersectionType } from '@nestjs/swagger';
+import { PetProfileDto } from './pet-profile.dto';
 import { PET_STATUSES, PetStatus } from '../../../common/pet-status';
 
-/** An animal as returned: the specification's `Pet`. */
-@ApiSchema({ name: 'Pet' })
-export class PetDto {
+/** What names an animal and says whose it is. */
+class PetIdentityDto {
   @ApiProperty({
     description: 'Unique identifier assigned by the service',
     type: 'integer',
@@ -40,7 +40,10 @@ export class PetDto {
     example: 1,
   })
   organizationId!: number;
+}
 
+/** What the service keeps of an animal's changes. */
+class PetVersionDto {
   @ApiProperty({
     description:
       'Read-only: 1 when created, +1 on every change of the animal (by a client or by an order); its `ETag` is `"<version>"`',
@@ -68,3 +71,7 @@ export class PetDto {
   })
   updatedAt!: string;
 }
+
+/** An animal as returned: the specification's `Pet`, with its profile (v1.3). */
+@ApiSchema({ name: 'Pet' })
+export class PetDto extends IntersectionType(PetIdentityDto, PetProfileDto, PetVersionDto) {}
