@@ -164,6 +164,36 @@ describe('the typed client’s helpers, against the service', () => {
     expect(all).toEqual(names);
   });
 
+  it("pages: asks for the next page by the Link's own query, not a cursor of its making", async () => {
+    const ids: number[] = [];
+    for (const name of ['Ada', 'Bo', 'Cy']) {
+      ids.push((await api.POST('/pets', { body: { name, categoryId: 1 } })).data!.id);
+    }
+    // Between the service and the client, the first page's link is changed to skip Bo: a helper
+    // that built `after` from the page it read would ask for Bo, one that follows the link not.
+    const asked: string[] = [];
+    const relinking = createPetAdoptionClient({
+      baseUrl: `${t.url}/v1`,
+      apiKey: apiKey(),
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        asked.push(new URL(request.url).search);
+        const response = await fetch(request);
+        const link = response.headers.get('link');
+        if (!link) return response;
+        const headers = new Headers(response.headers);
+        headers.set('link', link.replace(`after=${ids[0]}`, `after=${ids[1]}`));
+        return new Response(await response.arrayBuffer(), { status: response.status, headers });
+      },
+    });
+    const seen: number[] = [];
+    for await (const page of pages(relinking, '/pets', { params: { query: { limit: 1 } } })) {
+      seen.push(...page.map((pet) => pet.id));
+    }
+    expect(seen).toEqual([ids[0], ids[2]]);
+    expect(asked).toEqual(['?limit=1', `?limit=1&after=${ids[1]}`]);
+  });
+
   it('pages: throws the Error body of a refused page', async () => {
     const listing = pages(api, '/pets', { params: { query: { limit: 0 } } });
     await expect(listing.next()).rejects.toMatchObject({
