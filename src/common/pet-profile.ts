@@ -28,6 +28,10 @@ export interface PetAttributes {
   readonly shotsCurrent: boolean | null;
 }
 
+/** What an animal may be good with: `environment`'s members, and the `goodWith` filter's words. */
+export const GOOD_WITH = ['children', 'dogs', 'cats'] as const;
+export type GoodWith = (typeof GOOD_WITH)[number];
+
 /** Good with each: true, false, or null when the shelter has not said. */
 export interface PetEnvironment {
   readonly children: boolean | null;

@@ -38,7 +38,11 @@ export class InMemoryPetRepository extends PetRepository {
     return row ? this.pet(row) : null;
   }
 
-  async findPage({ status, categoryId, name, after = 0, limit }: PetPageQuery): Promise<Pet[]> {
+  async findPage(query: PetPageQuery): Promise<Pet[]> {
+    const { status, categoryId, name, finding: f = {}, after = 0, limit } = query;
+    const among = <T>(values: readonly T[] | undefined, value: T) =>
+      values === undefined || values.includes(value);
+    const breed = f.breed?.toLowerCase();
     return this.rows
       .filter(
         (pet) =>
@@ -46,7 +50,18 @@ export class InMemoryPetRepository extends PetRepository {
           pet.id > after &&
           (!status || pet.status === status) &&
           (categoryId === undefined || pet.categoryId === categoryId) &&
-          (name === undefined || pet.name.toLowerCase().includes(name.toLowerCase())),
+          (name === undefined || pet.name.toLowerCase().includes(name.toLowerCase())) &&
+          among(f.statuses, pet.status) &&
+          (f.organizationId === undefined || pet.organizationId === f.organizationId) &&
+          (breed === undefined ||
+            pet.breed.primary?.toLowerCase() === breed ||
+            pet.breed.secondary?.toLowerCase() === breed) &&
+          (pet.age === null ? !f.ages : among(f.ages, pet.age)) &&
+          (pet.sex === null ? !f.sexes : among(f.sexes, pet.sex)) &&
+          (pet.size === null ? !f.sizes : among(f.sizes, pet.size)) &&
+          (f.goodWith ?? []).every((word) => pet.environment[word] === true) &&
+          (f.houseTrained === undefined || pet.attributes.houseTrained === f.houseTrained) &&
+          (f.specialNeeds === undefined || pet.attributes.specialNeeds === f.specialNeeds),
       )
       .slice(0, limit)
       .map((row) => this.pet(row));

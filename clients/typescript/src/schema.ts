@@ -13,7 +13,7 @@ export interface paths {
     };
     /**
      * List animals
-     * @description Returns a page of animals in ascending id order; `status`, `categoryId` and `name` combine. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Scope: `pets:read`.
+     * @description Returns a page of animals in ascending id order; every filter combines: `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Scope: `pets:read`.
      */
     get: operations['listPets'];
     put?: never;
@@ -1423,12 +1423,28 @@ export interface operations {
         limit?: number;
         /** @description Return only items whose id is greater than this (the `next` link sets it) */
         after?: number;
-        /** @description Filters animals by availability status */
-        status?: components['schemas']['PetStatus'];
+        /** @description Only animals of these availability statuses: one or more of available, pending, sold, comma-separated (v1.3) */
+        status?: string;
         /** @description Only animals of this category */
         categoryId?: number;
         /** @description Only animals whose name contains this text, whatever the case of either; at least 3 letters or digits; every character is literal (`%`, `_` and `\` included) */
         name?: string;
+        /** @description Only animals of this organisation (v1.3) */
+        organizationId?: number;
+        /** @description Only animals whose primary or secondary breed is this one, whatever the case of either (v1.3) */
+        breed?: string;
+        /** @description Only animals of these age groups: one or more of baby, young, adult, senior, comma-separated (v1.3) */
+        age?: string;
+        /** @description Only animals of these sexes: one or more of female, male, unknown, comma-separated (v1.3) */
+        sex?: string;
+        /** @description Only animals of these sizes: one or more of small, medium, large, xlarge, comma-separated (v1.3) */
+        size?: string;
+        /** @description Only animals whose shelter says they are good with each of these: one or more of children, dogs, cats, comma-separated (v1.3) */
+        goodWith?: string;
+        /** @description Only animals that are (true) or are not (false) house-trained (v1.3) */
+        houseTrained?: 'true' | 'false';
+        /** @description Only animals that have (true) or have not (false) special needs (v1.3) */
+        specialNeeds?: 'true' | 'false';
       };
       header?: {
         /** @description ETags of copies held (`"…"`, `W/"…"`, a comma-separated list, or `*`): when one is the current one the answer is 304 without a body, not counted against the rate limits (a valid key is still needed) */

@@ -67,4 +67,23 @@ describe('ListPets', () => {
     expect(page.pets.map((p) => p.id)).toEqual([5, 10]);
     expect(page.nextAfter).toBe(10);
   });
+
+  it("passes v1.3's finding to the repository, and pages what it finds", async () => {
+    await pets.add({
+      name: 'Maple',
+      categoryId: 1,
+      status: 'available',
+      organizationId: 3,
+      ...UNKNOWN_PROFILE,
+      age: 'young',
+      environment: { children: true, dogs: null, cats: null },
+    });
+    const page = await listPets.execute({
+      finding: { ages: ['young', 'adult'], goodWith: ['children'], organizationId: 3 },
+      limit: 1,
+    });
+    expect(page.pets.map((p) => p.name)).toEqual(['Maple']);
+    expect(page.nextAfter).toBeNull();
+    expect((await listPets.execute({ finding: { ages: ['senior'] } })).pets).toEqual([]);
+  });
 });

@@ -2,13 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { Pet, PetId } from '../domain/pet';
 import { PetStatus } from '../../common/pet-status';
 import { DEFAULT_PAGE_SIZE, keysetPage } from '../../common/paging';
-import { PetRepository } from './pet.repository';
+import { PetFinding, PetRepository } from './pet.repository';
 
 export interface ListPetsQuery {
   status?: PetStatus;
   categoryId?: number;
   /** Text the name contains, compared without regard to case; every character literal. */
   name?: string;
+  /** v1.3's finding filters, when any is given. */
+  finding?: PetFinding;
   after?: PetId;
   limit?: number;
 }
@@ -26,8 +28,15 @@ export class ListPets {
   async execute(query: ListPetsQuery): Promise<PetPage> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     // Named one by one rather than with a rest and a spread: this runs on every page asked for.
-    const { status, categoryId, name, after } = query;
-    const rows = await this.pets.findPage({ status, categoryId, name, after, limit: limit + 1 });
+    const { status, categoryId, name, finding, after } = query;
+    const rows = await this.pets.findPage({
+      status,
+      categoryId,
+      name,
+      finding,
+      after,
+      limit: limit + 1,
+    });
     const { items: pets, nextAfter } = keysetPage(rows, limit);
     return { pets, nextAfter };
   }

@@ -1,8 +1,28 @@
 import { NewPet, Pet, PetId, PetPatch } from '../domain/pet';
 import { Adoption } from '../domain/pet-rules';
 import { VersionPrecondition } from '../../common/versions';
+import { GoodWith, PetAge, PetSex, PetSize } from '../../common/pet-profile';
 import { PetStatus } from '../../common/pet-status';
 import { OrganizationId } from '../../common/ownership';
+
+/**
+ * What an adopter looks for (CONTRACT.md "Finding"), each filter when given, all combined: an
+ * animal must meet every one.
+ */
+export interface PetFinding {
+  /** Any of these statuses (two or more; one is PetPageQuery's `status`). */
+  statuses?: readonly PetStatus[];
+  organizationId?: number;
+  /** Its primary or secondary breed, whatever the case of either. */
+  breed?: string;
+  ages?: readonly PetAge[];
+  sexes?: readonly PetSex[];
+  sizes?: readonly PetSize[];
+  /** Good with every one of these, as its environment says (true). */
+  goodWith?: readonly GoodWith[];
+  houseTrained?: boolean;
+  specialNeeds?: boolean;
+}
 
 export interface PetPageQuery {
   /** Only pets with this status, when given. */
@@ -11,6 +31,8 @@ export interface PetPageQuery {
   categoryId?: number;
   /** Only pets whose name contains this text, whatever the case of either, when given. */
   name?: string;
+  /** v1.3's finding filters, when any is given: a page of them is a statement of its own. */
+  finding?: PetFinding;
   /** Only pets whose id is greater than this (keyset pagination). */
   after?: PetId;
   /** Maximum number of pets to return. */

@@ -31,6 +31,10 @@ import { CreatePet } from '../application/create-pet.use-case';
 import { DeletePet } from '../application/delete-pet.use-case';
 import { GetPet } from '../application/get-pet.use-case';
 import { ListPets } from '../application/list-pets.use-case';
+import { PetFinding } from '../application/pet.repository';
+import { commaList } from '../../platform/http/request/comma-list.validator';
+import { GoodWith, PetAge, PetSex, PetSize } from '../../common/pet-profile';
+import { PetStatus } from '../../common/pet-status';
 import { UpdatePet } from '../application/update-pet.use-case';
 import { MAX_PET_ID, Pet } from '../domain/pet';
 import { ListPetsQueryDto } from './dto/list-pets-query.dto';
@@ -55,6 +59,25 @@ import {
 const ETAG_HEADER = etagHeader('animal');
 import { requesterOf } from '../../platform/http/request/requester';
 
+/** v1.3's finding filters of a listing's query, or undefined when it gives none (a v1 page). */
+function findingOf(query: ListPetsQueryDto, statuses?: PetStatus[]): PetFinding | undefined {
+  const { organizationId, breed, age, sex, size, goodWith, houseTrained, specialNeeds } = query;
+  const flag = (text?: string) => (text === undefined ? undefined : text === 'true');
+  const list = <T>(text?: string) => (text === undefined ? undefined : (commaList(text) as T[]));
+  const finding: PetFinding = {
+    statuses: statuses && statuses.length > 1 ? statuses : undefined,
+    organizationId: organizationId === undefined ? undefined : Number(organizationId),
+    breed,
+    ages: list<PetAge>(age),
+    sexes: list<PetSex>(sex),
+    sizes: list<PetSize>(size),
+    goodWith: list<GoodWith>(goodWith),
+    houseTrained: flag(houseTrained),
+    specialNeeds: flag(specialNeeds),
+  };
+  return Object.values(finding).some((value) => value !== undefined) ? finding : undefined;
+}
+
 @ApiTags('animals')
 @ApiBearerAuth()
 @ApiErrorResponses(...KEY_PROTECTED_ERRORS)
@@ -76,7 +99,7 @@ export class PetsController {
     operationId: 'listPets',
     summary: 'List animals',
     description:
-      'Returns a page of animals in ascending id order; `status`, `categoryId` and `name` combine.',
+      'Returns a page of animals in ascending id order; every filter combines: `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`.',
   })
   @ApiNamedArrayResponse('Pets', PetDto, {
     status: 200,
@@ -92,25 +115,24 @@ export class PetsController {
     // No pet has an id above MAX_PET_ID: after it every page is empty, as after any greater id.
     const after = query.after === undefined ? undefined : Math.min(Number(query.after), MAX_PET_ID);
     const { status, categoryId, name } = query;
+    const statuses = status === undefined ? undefined : (commaList(status) as PetStatus[]);
     const page = await this.listPets.execute({
-      status,
+      // One status is v1's filter; two or more are v1.3's finding.
+      status: statuses?.length === 1 ? statuses[0] : undefined,
       // Validated as at most 2^53 - 1: exact as a number.
       categoryId: categoryId === undefined ? undefined : Number(categoryId),
       name,
+      finding: findingOf(query, statuses),
       after,
       limit,
     });
     if (page.nextAfter !== null) {
       const address = `${this.config.http.publicBaseUrl}/pets`;
+      // Every filter as it was given, so that the next page is of the same search.
+      const { limit: given, after: _, ...filters } = query;
       void reply.header(
         'link',
-        nextPageLink(address, {
-          limit: query.limit,
-          status,
-          categoryId,
-          name,
-          after: String(page.nextAfter),
-        }),
+        nextPageLink(address, { limit: given, ...filters, after: String(page.nextAfter) }),
       );
     }
     return page.pets;

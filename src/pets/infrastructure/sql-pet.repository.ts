@@ -4,6 +4,7 @@ import { SqlStatement, SqlStatements } from '../../platform/database/sql-stateme
 import { ChangeRule, PetPageQuery, PetRepository, PetUpdate } from '../application/pet.repository';
 import { NewPet, Pet, PetId, PetPatch } from '../domain/pet';
 import { OrganizationId } from '../../common/ownership';
+import { GOOD_WITH } from '../../common/pet-profile';
 import { admits, VersionPrecondition, versionsOf } from '../../common/versions';
 import { PetHasOpenOrderError, PetVersionMismatchError } from '../domain/pet.errors';
 import { PetMapper, PetRow } from './pet.mapper';
@@ -74,6 +75,102 @@ function pageStatement({ status, category, name }: Filters): SqlStatement {
 const PAGES: SqlStatement[] = Array.from({ length: 8 }, (_, bits) =>
   pageStatement({ status: (bits & 1) > 0, category: (bits & 2) > 0, name: (bits & 4) > 0 }),
 );
+
+/**
+ * A page of v1.3's finding (CONTRACT.md "Finding"): one statement per combination of the filters
+ * given (its name says which), made once and kept, so a request builds no SQL after the first of
+ * its kind. Each filter has an index of its own, partial on live pets and ordered by id
+ * (PetFinding1795240152000): the planner walks the most selective in id order, or the ids
+ * themselves, and stops at the page's end. Values are parameters; the `goodWith` words are part
+ * of the shape (each its own partial index).
+ */
+interface Finding {
+  statement: SqlStatement;
+  values: (query: PetPageQuery) => unknown[];
+}
+
+const FINDINGS = new Map<string, Finding>();
+
+function findingOf(query: PetPageQuery): Finding {
+  const { status, categoryId, name } = query;
+  const f = query.finding!;
+  const shape = [
+    status !== undefined && 'st',
+    f.statuses && 'sts',
+    categoryId !== undefined && 'cat',
+    name !== undefined && 'nm',
+    f.organizationId !== undefined && 'org',
+    f.breed !== undefined && 'br',
+    f.ages && 'ag',
+    f.sexes && 'sx',
+    f.sizes && 'sz',
+    ...(f.goodWith ?? []).map((word) => `g${word.slice(0, 2)}`),
+    f.houseTrained !== undefined && 'ht',
+    f.specialNeeds !== undefined && 'sn',
+  ].filter((label): label is string => label !== false && label !== undefined);
+  const key = shape.join(',');
+  let finding = FINDINGS.get(key);
+  if (!finding) {
+    finding = findingStatement(shape);
+    FINDINGS.set(key, finding);
+  }
+  return finding;
+}
+
+/**
+ * Each filter's condition (`?`: its parameter) and its value, by its label in a shape; the labels
+ * are short, since they make the statement's name (PostgreSQL keeps 63 characters of a name: every
+ * shape's fits).
+ */
+const FINDING_FILTERS: Record<string, [condition: string, value: (q: PetPageQuery) => unknown]> = {
+  st: ['status = ?', (q) => q.status],
+  sts: ['status = ANY(?::varchar[])', (q) => q.finding!.statuses],
+  cat: ['category_id = ?', (q) => q.categoryId],
+  nm: [`name ILIKE ? ESCAPE '\\'`, (q) => containing(q.name!)],
+  org: ['organization_id = ?', (q) => q.finding!.organizationId],
+  br: [
+    `(lower(profile -> 'breed' ->> 'primary') = lower(?1)
+      OR lower(profile -> 'breed' ->> 'secondary') = lower(?1))`,
+    (q) => q.finding!.breed,
+  ],
+  ag: [`profile ->> 'age' = ANY(?::text[])`, (q) => q.finding!.ages],
+  sx: [`profile ->> 'sex' = ANY(?::text[])`, (q) => q.finding!.sexes],
+  sz: [`profile ->> 'size' = ANY(?::text[])`, (q) => q.finding!.sizes],
+  ht: [`profile -> 'attributes' ->> 'houseTrained' = ?`, (q) => String(q.finding!.houseTrained)],
+  sn: [`profile -> 'attributes' ->> 'specialNeeds' = ?`, (q) => String(q.finding!.specialNeeds)],
+};
+
+/** The `goodWith` words, by their labels: each a condition of its own, no parameter. */
+const GOOD_WITH_LABELS: Record<string, string> = Object.fromEntries(
+  GOOD_WITH.map((word) => [`g${word.slice(0, 2)}`, word]),
+);
+
+function findingStatement(shape: string[]): Finding {
+  const conditions = ['deleted_at IS NULL'];
+  const takes: ((q: PetPageQuery) => unknown)[] = [];
+  for (const label of shape) {
+    const word = GOOD_WITH_LABELS[label];
+    if (word) {
+      conditions.push(`profile -> 'environment' ->> '${word}' = 'true'`);
+      continue;
+    }
+    const [condition, value] = FINDING_FILTERS[label];
+    takes.push(value);
+    const parameter = `$${takes.length}`;
+    conditions.push(condition.replaceAll('?1', parameter).replace('?', parameter));
+  }
+  conditions.push(`id > $${takes.length + 1} AND id <= ${MAX_PET_ID}`);
+  return {
+    statement: {
+      name: `pets_find_${shape.join('_')}`,
+      text: `SELECT ${COLUMNS} FROM pets WHERE ${conditions.join(' AND ')}
+             ORDER BY id LIMIT $${takes.length + 2}`,
+      // As a name search is: planned for its text each time.
+      prepare: !shape.includes('nm'),
+    },
+    values: (q) => [...takes.map((take) => take(q)), q.after ?? 0, q.limit],
+  };
+}
 
 /** `text` as a LIKE pattern that matches it anywhere, every character literal. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
@@ -170,7 +267,12 @@ export class SqlPetRepository extends PetRepository {
     return row ? PetMapper.toDomain(row) : null;
   }
 
-  async findPage({ status, categoryId, name, after = 0, limit }: PetPageQuery): Promise<Pet[]> {
+  async findPage(query: PetPageQuery): Promise<Pet[]> {
+    if (query.finding) {
+      const { statement, values } = findingOf(query);
+      return (await this.sql.query<PetRow>(statement, values(query))).map(PetMapper.toDomain);
+    }
+    const { status, categoryId, name, after = 0, limit } = query;
     const values: unknown[] = [];
     if (status !== undefined) values.push(status);
     if (categoryId !== undefined) values.push(categoryId);

@@ -2,22 +2,57 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { IsInt64Text } from '../../../platform/http/request/int64';
 import { PageQueryDto } from '../../../platform/http/request/page-query.dto';
+import { IsCommaList } from '../../../platform/http/request/comma-list.validator';
 import { IsSearchText } from '../../../platform/http/request/search-text.validator';
-import { PET_STATUSES, PetStatus } from '../../../common/pet-status';
+import { IsText } from '../../../platform/http/request/text.validator';
 import { SEARCH_TEXT } from '../../../common/search-text';
+import { PET_STATUSES } from '../../../common/pet-status';
+import { GOOD_WITH, PET_AGES, PET_SEXES, PET_SIZES } from '../../../common/pet-profile';
 import { MAX_CATEGORY_ID } from '../../domain/pet';
+import { BREED_NAME } from '../../domain/pet-profile';
 
-/** `limit`, `after`, and the status, category and name fragment to filter by. */
+/** A filter naming one or more of `choices`, comma-separated, each once. */
+const CommaListFilter = (name: string, choices: readonly string[], description: string) => {
+  const one = `(${choices.join('|')})`;
+  return [
+    ApiPropertyOptional({
+      description: `${description}: one or more of ${choices.join(', ')}, comma-separated (v1.3)`,
+      type: 'string',
+      pattern: `^${one}(,${one})*$`,
+      example: choices.slice(0, 2).join(','),
+    }),
+    IsOptional(),
+    IsString({ message: `${name} must be given once` }),
+    IsCommaList(choices),
+  ];
+};
+const apply =
+  (decorators: PropertyDecorator[]): PropertyDecorator =>
+  (target, property) => {
+    for (const decorator of decorators) decorator(target, property);
+  };
+
+/** `true` or `false`, as text. */
+const FlagFilter = (name: string, description: string) =>
+  apply([
+    ApiPropertyOptional({
+      description: `${description} (v1.3)`,
+      type: 'string',
+      enum: ['true', 'false'],
+    }),
+    IsOptional(),
+    IsString({ message: `${name} must be given once` }),
+    IsIn(['true', 'false'], { message: `${name} must be true or false` }),
+  ]);
+
+/**
+ * `limit`, `after`, and the filters, which all combine: status, category and name (v1), and
+ * v1.3's finding (CONTRACT.md "Animals worth adopting"): organisation, breed, age, sex, size, what
+ * the animal is good with, house-training and special needs.
+ */
 export class ListPetsQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({
-    description: 'Filters animals by availability status',
-    enum: PET_STATUSES,
-    enumName: 'PetStatus',
-  })
-  @IsOptional()
-  @IsString({ message: 'status must be given once' })
-  @IsIn(PET_STATUSES, { message: `status must be one of ${PET_STATUSES.join(', ')}` })
-  status?: PetStatus;
+  @apply(CommaListFilter('status', PET_STATUSES, 'Only animals of these availability statuses'))
+  status?: string;
 
   @ApiPropertyOptional({
     description: 'Only animals of this category',
@@ -41,4 +76,52 @@ export class ListPetsQueryDto extends PageQueryDto {
   @IsString({ message: 'name must be given once' })
   @IsSearchText()
   name?: string;
+
+  @ApiPropertyOptional({
+    description: 'Only animals of this organisation (v1.3)',
+    type: 'integer',
+    format: 'int64',
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+  })
+  @IsOptional()
+  @IsString({ message: 'organizationId must be given once' })
+  @IsInt64Text(1n, BigInt(Number.MAX_SAFE_INTEGER))
+  organizationId?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Only animals whose primary or secondary breed is this one, whatever the case of either (v1.3)',
+    minLength: BREED_NAME.min,
+    maxLength: BREED_NAME.max,
+    example: 'labrador retriever',
+  })
+  @IsOptional()
+  @IsString({ message: 'breed must be given once' })
+  @IsText(BREED_NAME)
+  breed?: string;
+
+  @apply(CommaListFilter('age', PET_AGES, 'Only animals of these age groups'))
+  age?: string;
+
+  @apply(CommaListFilter('sex', PET_SEXES, 'Only animals of these sexes'))
+  sex?: string;
+
+  @apply(CommaListFilter('size', PET_SIZES, 'Only animals of these sizes'))
+  size?: string;
+
+  @apply(
+    CommaListFilter(
+      'goodWith',
+      GOOD_WITH,
+      'Only animals whose shelter says they are good with each of these',
+    ),
+  )
+  goodWith?: string;
+
+  @FlagFilter('houseTrained', 'Only animals that are (true) or are not (false) house-trained')
+  houseTrained?: string;
+
+  @FlagFilter('specialNeeds', 'Only animals that have (true) or have not (false) special needs')
+  specialNeeds?: string;
 }

@@ -53,6 +53,11 @@ describe('the closest known name', () => {
   it.each(['page', 'sort', 'x', 'description'])('of %s is none: no name is near it', (name) => {
     expect(closestName(name, ['name', 'categoryId', 'status', 'limit', 'after'])).toBeUndefined();
   });
+
+  it('is one beginning with the same letter: a typo keeps its first letter', () => {
+    expect(closestName('page', ['age', 'name'])).toBeUndefined();
+    expect(closestName('sizes', ['size', 'sex'])).toBe('size');
+  });
 });
 
 describe('the message of an unknown input', () => {

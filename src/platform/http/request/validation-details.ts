@@ -107,11 +107,17 @@ export function similarity(a: string, b: string): number {
   return jaro + prefix * 0.1 * (1 - jaro);
 }
 
-/** The known name a client most likely meant, when one is close enough to say so. */
+/**
+ * The known name a client most likely meant, when one is close enough to say so. Only names that
+ * begin with the same letter: a typo keeps its first letter, and without this `page` (a parameter
+ * of other APIs) would be "did you mean age?".
+ */
 export function closestName(name: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let score = 0.85;
+  const first = name.charAt(0).toLowerCase();
   for (const candidate of known) {
+    if (candidate.charAt(0).toLowerCase() !== first) continue;
     const similar = similarity(name, candidate);
     if (similar >= score) [best, score] = [candidate, similar];
   }
