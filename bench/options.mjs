@@ -38,6 +38,8 @@ const nodeOption = (argv) => stringOption(argv, 'node') ?? (process.env.BENCH_NO
  * service (A), e.g. a worktree of the commit before a change; --compare=. measures the noise
  * (bench/results/compare.md);
  * --organizations: only the organisations' near page against a plain one (bench/results/organizations.json);
+ * --finding: only v1.3's finding pages (every filter, alone and with a status) against a plain
+ * page at --large-rows pets (bench/results/finding.json);
  * --unanalysed: only pages of 10,000 pets never analysed against the same after ANALYZE
  * (bench/results/unanalysed.json);
  * --fan-out: only createPet with 10,000 endpoints of another key subscribed against none
@@ -72,6 +74,7 @@ export function options(argv) {
     fanOut: flag(argv, 'fan-out', false),
     unanalysed: flag(argv, 'unanalysed', false),
     organizations: flag(argv, 'organizations', false),
+    finding: flag(argv, 'finding', false),
     webhookBacklog: flag(argv, 'webhook-backlog', smoke ? 300 : 100_000),
     smoke,
     command: `npm run bench -- ${argv.join(' ')}`.trim(),

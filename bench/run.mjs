@@ -29,6 +29,7 @@ import { measureDataScale } from './scenarios/data-scale.mjs';
 import { measureHalfRate } from './scenarios/half-rate.mjs';
 import { measureOperations } from './scenarios/operations.mjs';
 import { measureOrganizations } from './scenarios/organizations.mjs';
+import { measureFinding } from './scenarios/finding.mjs';
 import { measureScaleOut } from './scenarios/scale-out.mjs';
 import { measureSoak } from './scenarios/soak.mjs';
 import { measureStore } from './scenarios/store.mjs';
@@ -73,6 +74,8 @@ async function alone(measureScenario, file) {
 if (settings.fanOut) await alone(measureFanOut, 'fan-out');
 if (settings.unanalysed) await alone(measureUnanalysed, 'unanalysed');
 if (settings.organizations) await alone(measureOrganizations, 'organizations');
+// v1.3's finding pages against a plain page at --large-rows pets (docs/adr/0053).
+if (settings.finding) await alone(measureFinding, 'finding');
 
 /** The operations measured against the floor, with their requests. */
 function hotOperations(rows) {
