@@ -84,6 +84,15 @@ function int64(text, min) {
 const invalid = (field, issue, message) =>
   new Refusal(400, 'validation_failed', message, {}, [{ field, issue, message }]);
 const LIST_PARAMETERS = ['limit', 'after', 'status', 'categoryId', 'name'];
+/**
+ * Every parameter a listing takes, as the service's refusal lists them: the floor itself serves
+ * only v1's, which are all the benchmark sends (a v1.3 filter is refused here as unknown).
+ */
+const LISTING_PARAMETERS = [
+  ...LIST_PARAMETERS,
+  ...['organizationId', 'breed', 'age', 'sex', 'size', 'goodWith', 'houseTrained'],
+  'specialNeeds',
+];
 const PET_FIELDS = ['name', 'categoryId', 'status'];
 /**
  * Every member a create takes, as the service's refusal lists them: the floor itself takes only the
@@ -137,7 +146,7 @@ async function listPets(search, headers) {
       throw invalid(
         name,
         'unknown_field',
-        `${name} is not a query parameter of this operation. Its query parameters are ${LIST_PARAMETERS.join(', ')}.`,
+        `${name} is not a query parameter of this operation. Its query parameters are ${LISTING_PARAMETERS.join(', ')}.`,
       );
     }
     if (typeof query[name] !== 'string') throw invalid(name, 'type', `${name} must be given once`);
