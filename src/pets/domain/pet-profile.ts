@@ -184,12 +184,15 @@ export function profilePatch(input: PetProfileInput, now: Date): PetProfilePatch
   return patch;
 }
 
+/** What makes two tags the same: compatibility forms and case set aside (`ｃａｌｍ`, `Calm`). */
+export const tagKey = (tag: string): string => tag.normalize('NFKC').toLowerCase();
+
 /** Tags are a set: the same tag twice, whatever its case, is a client's mistake worth saying. */
 function checkedTags(value: unknown): readonly string[] {
   const tags = checkList(value, TAG, MAX_TAGS, 'tags');
   const seen = new Set<string>();
   for (const tag of tags) {
-    const key = tag.normalize('NFKC').toLowerCase();
+    const key = tagKey(tag);
     if (seen.has(key))
       throw invalid(`tags must be distinct: ${JSON.stringify(tag)} is given twice.`);
     seen.add(key);

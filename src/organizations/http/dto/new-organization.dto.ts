@@ -5,11 +5,11 @@ import {
   CoordinateMember,
   CountryMember,
   EmailMember,
-  Nullable,
   PhoneMember,
   TextMember,
   WebsiteMember,
 } from './organization-fields';
+import { Nullable } from '../../../platform/http/request/presence';
 
 @ApiSchema({ name: 'NewAddress' })
 export class NewAddressDto {

@@ -1,24 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsDefined,
-  IsIn,
-  IsNumber,
-  IsString,
-  Matches,
-  Max,
-  Min,
-  ValidateIf,
-} from 'class-validator';
+import { IsDefined, IsIn, IsNumber, IsString, Matches, Max, Min } from 'class-validator';
 import { DecimalNumber } from '../../../platform/http/request/decimal-number';
+import { Given, Nullable } from '../../../platform/http/request/presence';
 import { IsText } from '../../../platform/http/request/text.validator';
 import { COUNTRY_CODES } from '../../domain/countries';
 import { ORGANIZATION_TEXT } from '../../domain/organization';
-
-/** Validated whenever it was sent: null included (refused, for a required member). */
-export const Given = () => ValidateIf((_, value) => value !== undefined);
-/** Validated when it holds a value: null is accepted (it clears an optional member). */
-export const Nullable = () => ValidateIf((_, value) => value !== undefined && value !== null);
 
 type Text = keyof typeof ORGANIZATION_TEXT;
 

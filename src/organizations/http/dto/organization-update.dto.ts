@@ -5,12 +5,11 @@ import {
   CoordinateMember,
   CountryMember,
   EmailMember,
-  Given,
-  Nullable,
   PhoneMember,
   TextMember,
   WebsiteMember,
 } from './organization-fields';
+import { Given, Nullable } from '../../../platform/http/request/presence';
 import { objectOrNull } from '../../../platform/http/response/object-or-null';
 
 /** A change of the address: its members merge with those it has. */

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { IsInt64Text } from '../../../platform/http/request/int64';
@@ -14,7 +15,7 @@ import { BREED_NAME } from '../../domain/pet-profile';
 /** A filter naming one or more of `choices`, comma-separated, each once. */
 const CommaListFilter = (name: string, choices: readonly string[], description: string) => {
   const one = `(${choices.join('|')})`;
-  return [
+  return applyDecorators(
     ApiPropertyOptional({
       description: `${description}: one or more of ${choices.join(', ')}, comma-separated (v1.3)`,
       type: 'string',
@@ -24,17 +25,12 @@ const CommaListFilter = (name: string, choices: readonly string[], description: 
     IsOptional(),
     IsString({ message: `${name} must be given once` }),
     IsCommaList(choices),
-  ];
+  );
 };
-const apply =
-  (decorators: PropertyDecorator[]): PropertyDecorator =>
-  (target, property) => {
-    for (const decorator of decorators) decorator(target, property);
-  };
 
 /** `true` or `false`, as text. */
 const FlagFilter = (name: string, description: string) =>
-  apply([
+  applyDecorators(
     ApiPropertyOptional({
       description: `${description} (v1.3)`,
       type: 'string',
@@ -43,7 +39,7 @@ const FlagFilter = (name: string, description: string) =>
     IsOptional(),
     IsString({ message: `${name} must be given once` }),
     IsIn(['true', 'false'], { message: `${name} must be true or false` }),
-  ]);
+  );
 
 /**
  * `limit`, `after`, and the filters, which all combine: status, category and name (v1), and
@@ -51,7 +47,7 @@ const FlagFilter = (name: string, description: string) =>
  * the animal is good with, house-training and special needs.
  */
 export class ListPetsQueryDto extends PageQueryDto {
-  @apply(CommaListFilter('status', PET_STATUSES, 'Only animals of these availability statuses'))
+  @CommaListFilter('status', PET_STATUSES, 'Only animals of these availability statuses')
   status?: string;
 
   @ApiPropertyOptional({
@@ -101,21 +97,19 @@ export class ListPetsQueryDto extends PageQueryDto {
   @IsText(BREED_NAME)
   breed?: string;
 
-  @apply(CommaListFilter('age', PET_AGES, 'Only animals of these age groups'))
+  @CommaListFilter('age', PET_AGES, 'Only animals of these age groups')
   age?: string;
 
-  @apply(CommaListFilter('sex', PET_SEXES, 'Only animals of these sexes'))
+  @CommaListFilter('sex', PET_SEXES, 'Only animals of these sexes')
   sex?: string;
 
-  @apply(CommaListFilter('size', PET_SIZES, 'Only animals of these sizes'))
+  @CommaListFilter('size', PET_SIZES, 'Only animals of these sizes')
   size?: string;
 
-  @apply(
-    CommaListFilter(
-      'goodWith',
-      GOOD_WITH,
-      'Only animals whose shelter says they are good with each of these',
-    ),
+  @CommaListFilter(
+    'goodWith',
+    GOOD_WITH,
+    'Only animals whose shelter says they are good with each of these',
   )
   goodWith?: string;
 

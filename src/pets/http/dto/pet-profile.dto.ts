@@ -9,7 +9,6 @@ import {
   IsIn,
   IsObject,
   registerDecorator,
-  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -22,6 +21,7 @@ import {
   PetSex,
   PetSize,
 } from '../../../common/pet-profile';
+import { Given, Nullable } from '../../../platform/http/request/presence';
 import { IsText } from '../../../platform/http/request/text.validator';
 import { IssueContext } from '../../../platform/http/request/validation-details';
 import { objectOrNull } from '../../../platform/http/response/object-or-null';
@@ -33,12 +33,8 @@ import {
   MAX_COLORS,
   MAX_TAGS,
   TAG,
+  tagKey,
 } from '../../domain/pet-profile';
-
-/** Validated when it holds a value: null is accepted (it makes the member unknown again). */
-const Nullable = () => ValidateIf((_, value) => value !== undefined && value !== null);
-/** Validated whenever it was sent: null included (refused, for a member that is never null). */
-const Given = () => ValidateIf((_, value) => value !== undefined);
 
 const BIRTH_DATE: IssueContext = {
   issue: (value) => (typeof value === 'string' ? 'format' : 'type'),
@@ -228,12 +224,9 @@ export class PetProfileInputDto {
   environment?: PetEnvironmentInputDto | null;
 
   @TextList('tags', TAG, MAX_TAGS, `Up to ${MAX_TAGS} distinct tags, each up to 30 characters`)
-  @ArrayUnique(
-    (tag: unknown) => (typeof tag === 'string' ? tag.normalize('NFKC').toLowerCase() : tag),
-    {
-      message: 'tags must be distinct, whatever their case',
-    },
-  )
+  @ArrayUnique((tag: unknown) => (typeof tag === 'string' ? tagKey(tag) : tag), {
+    message: 'tags must be distinct, whatever their case',
+  })
   tags?: string[] | null;
 }
 

@@ -1,12 +1,10 @@
 import { ApiPropertyOptional, ApiSchema, IntersectionType } from '@nestjs/swagger';
 import { ApiProfileInputModels, PetProfileInputDto } from './pet-profile.dto';
-import { IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, Max, Min } from 'class-validator';
+import { Given } from '../../../platform/http/request/presence';
 import { IsText } from '../../../platform/http/request/text.validator';
 import { PET_STATUSES, PetStatus } from '../../../common/pet-status';
 import { MAX_CATEGORY_ID, PET_NAME } from '../../domain/pet';
-
-/** Present, and so validated, whenever the property was sent: null included (it is refused). */
-const Given = () => ValidateIf((_, value) => value !== undefined);
 
 /** The fields of an animal a change gives: each as on a create; null is refused. */
 class PetFieldsUpdateDto {
