@@ -38,10 +38,12 @@ export class RedisKeyChangeBroadcast
       if (channel === this.channel) this.tell(parsed(message));
     });
     // Subscribed again on every (re)connection: one made while Redis was away has no subscription.
-    const subscribe = () => void subscriber.subscribe(this.channel).catch(() => undefined);
-    subscriber.on('ready', subscribe);
+    const subscribe = () => subscriber.subscribe(this.channel).catch(() => undefined);
+    subscriber.on('ready', () => void subscribe());
     await Promise.all([connectRedis(publisher), connectRedis(subscriber)]);
-    if (subscriber.status === 'ready') subscribe();
+    // Serving only once subscribed: a key issued elsewhere right after this instance came up must
+    // not be a guess here (CONTRACT, Trust round 3: known everywhere within 100 ms).
+    if (subscriber.status === 'ready') await subscribe();
   }
 
   onModuleDestroy(): void {

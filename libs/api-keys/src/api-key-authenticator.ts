@@ -165,7 +165,19 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
       this.changesSeen = until;
       return;
     }
-    const { until } = await this.store.changedSince(null);
+    this.existing.startLoad();
+    try {
+      const { until } = await this.store.changedSince(null);
+      this.existing.replace(await this.allSecrets());
+      this.changesSeen ??= until;
+    } catch (error) {
+      this.existing.abandonLoad();
+      throw error;
+    }
+  }
+
+  /** The secrets of every key in the store, read a page at a time. */
+  private async allSecrets(): Promise<{ hash: string; until: number }[]> {
     const page = 10_000;
     let after: string | null = null;
     const secrets: { hash: string; until: number }[] = [];
@@ -173,10 +185,8 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
       const batch = await this.store.hashesAfter(after, page);
       for (const key of batch) secrets.push(...secretsOf(key));
       if (batch.length > 0) after = batch[batch.length - 1].id;
-      if (batch.length < page) break;
+      if (batch.length < page) return secrets;
     }
-    this.existing.replace(secrets);
-    this.changesSeen ??= until;
   }
 
   /** What the set of known keys holds of a key as it now is (revoked: nothing). */

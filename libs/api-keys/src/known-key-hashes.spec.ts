@@ -49,4 +49,24 @@ describe('KnownKeyHashes', () => {
     known.add(added, 50);
     expect([known.has(added, 49), known.has(added, 50)]).toEqual([true, false]);
   });
+
+  it('keeps what it learnt while a whole load was read, over the load’s older snapshot', () => {
+    const known = new KnownKeyHashes();
+    const [old, issued, revoked, failedLoad] = [hash(), hash(), hash(), hash()];
+    known.replace([forGood(old), forGood(revoked)]);
+    known.startLoad();
+    known.add(issued);
+    known.remove(revoked);
+    known.replace([forGood(old), forGood(revoked)]);
+    expect([known.has(old, 0), known.has(issued, 0), known.has(revoked, 0)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    known.startLoad();
+    known.abandonLoad();
+    known.add(failedLoad);
+    known.replace([forGood(old)]);
+    expect(known.has(failedLoad, 0)).toBe(false);
+  });
 });

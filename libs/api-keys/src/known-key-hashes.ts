@@ -18,6 +18,12 @@ export class KnownKeyHashes {
   private sorted = new BigUint64Array(0);
   private readonly added = new Set<bigint>();
   private readonly ending = new Map<bigint, number>();
+  /**
+   * While a whole load is read (`startLoad` to `replace`), the changes learnt meanwhile: the
+   * load's snapshot may predate them, so they are applied again over it, not lost until the next
+   * refresh (a key issued during a reload would otherwise be a guess on this instance).
+   */
+  private duringLoad?: (() => void)[];
 
   get size(): number {
     return this.sorted.length + this.added.size + this.ending.size;
@@ -42,6 +48,7 @@ export class KnownKeyHashes {
 
   /** Adds a secret that opens its key until `until` (ms since the epoch; Infinity: for good). */
   add(hash: string, until = Infinity): void {
+    this.duringLoad?.push(() => this.add(hash, until));
     const prefix = prefixOf(hash);
     if (until !== Infinity || this.ending.has(prefix)) {
       this.ending.set(prefix, until);
@@ -53,11 +60,24 @@ export class KnownKeyHashes {
 
   /** A secret that no longer opens its key (revoked, replaced). */
   remove(hash: string): void {
+    this.duringLoad?.push(() => this.remove(hash));
     this.ending.set(prefixOf(hash), 0);
   }
 
-  /** Replaces the set with these secrets. */
+  /** Marks the start of reading a whole load, which `replace` ends. */
+  startLoad(): void {
+    this.duringLoad = [];
+  }
+
+  /** A load that failed: the set stays as it is, and stops keeping changes aside. */
+  abandonLoad(): void {
+    this.duringLoad = undefined;
+  }
+
+  /** Replaces the set with these secrets, then applies what changed since `startLoad`. */
   replace(secrets: Iterable<{ hash: string; until: number }>): void {
+    const changes = this.duringLoad ?? [];
+    this.duringLoad = undefined;
     const prefixes: bigint[] = [];
     this.ending.clear();
     this.added.clear();
@@ -66,6 +86,7 @@ export class KnownKeyHashes {
       else this.ending.set(prefixOf(hash), until);
     }
     this.sorted = BigUint64Array.from(prefixes).sort();
+    for (const change of changes) change();
   }
 
   private merge(): void {
