@@ -14,11 +14,12 @@ import {
   RateLimitSubjectResolver,
   RequestWithAddress,
   skipsThrottle,
+  UnverifiedSubject,
 } from '@pet-adoption/rate-limit';
 import { checkScope, Scope } from '../common/scopes';
 import { deferCount, takeDeferredCount } from '../platform/http/conditional-read/deferred-count';
 import { routeFactsOf } from '../platform/http/route-facts/route-facts';
-import { keySubjectOf } from './api-key-rate-limit-subject.resolver';
+import { keySubjectOf, NEW_KEY_GRACE_MS } from './api-key-rate-limit-subject.resolver';
 
 /** What a route states about who may call it, read from its metadata once. */
 interface RouteAccess {
@@ -86,7 +87,16 @@ export class AccessGuard implements CanActivate {
   ): Promise<boolean> {
     if (known?.ok) return this.admit(known, request, reply, route, countLater);
     if (known === undefined && this.authenticator.isUnverified(request)) {
-      await this.limiter.limit(request, reply, null);
+      // Charged to its address, as a guess; not counted for its key once known (the route is
+      // free), and not refused for the address if it is a key issued elsewhere a moment ago.
+      await this.limiter.limit(
+        request,
+        reply,
+        new UnverifiedSubject(
+          () => Promise.resolve(null),
+          () => this.authenticator.becomesKnown(request, NEW_KEY_GRACE_MS),
+        ),
+      );
       const result = await this.authenticator.authenticate(request);
       return this.admit(result, request, reply, route, countLater);
     }

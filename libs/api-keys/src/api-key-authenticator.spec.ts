@@ -327,6 +327,34 @@ describe('ApiKeyAuthenticator', () => {
       expect(authenticator.isUnverified(authorization(issued.key))).toBe(true);
     });
 
+    it('waits a bounded while for a key it has never seen to become known, without a look-up', async () => {
+      const { authenticator, broadcast, store, elsewhere } = track(setUp());
+      await authenticator.onModuleInit();
+      const issued = await elsewhere.issue({ name: 'a', plan: 'free' });
+      const hash = store.records[0].hash;
+      // Heard 20 ms after it is asked about: known within the 100 ms it may wait.
+      setTimeout(
+        () =>
+          void broadcast.publish({
+            keyId: issued.apiKey.id,
+            secrets: [{ hash: hash.slice(0, 16), until: Infinity }],
+            ended: [],
+          }),
+        20,
+      );
+      expect(await authenticator.becomesKnown(authorization(issued.key), 100)).toBe(true);
+      // A key never heard of: refused once the wait is over.
+      const started = Date.now();
+      expect(
+        await authenticator.becomesKnown(authorization('pet_test_' + 'x'.repeat(43)), 30),
+      ).toBe(false);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+      expect(await authenticator.becomesKnown({ headers: { authorization: 'Basic x' } }, 30)).toBe(
+        false,
+      );
+      expect(store.lookUps).toBe(0);
+    });
+
     it('says every change of a key to the other instances: issued, rolled, revoked', async () => {
       const { broadcast, keys } = track(setUp());
       const heard: { keyId: string; secrets: number; ended: number }[] = [];

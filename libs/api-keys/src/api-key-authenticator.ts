@@ -54,6 +54,9 @@ interface KnownKey {
  * - Concurrent look-ups of one key share one query; answers are remembered per request (the rate
  *   limiter and the guard both ask, the store is asked once).
  */
+/** How often `becomesKnown` looks again: a broadcast is heard between two looks. */
+const KNOWN_POLL_MS = 5;
+
 @Injectable()
 export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('ApiKeys');
@@ -122,6 +125,25 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
       this.unknown.get(credential.hash, now) === undefined &&
       !this.existing.has(credential.hash, now)
     );
+  }
+
+  /**
+   * Whether the request's key, a guess as far as this instance could tell (`isUnverified`),
+   * becomes known within `withinMs`: a key issued or rolled on another instance a moment ago,
+   * whose broadcast is still on its way. Asked only before refusing such a key for its address's
+   * traffic, so a valid new key is never refused for it (CONTRACT: known everywhere within
+   * 100 ms); a guess waits that long and is refused as before, having cost no look-up.
+   */
+  async becomesKnown(request: RequestWithHeaders, withinMs: number): Promise<boolean> {
+    const credential = this.credentialOf(request);
+    if (credential.kind === 'refused') return false;
+    const known = () => this.existing.has(credential.hash, this.now());
+    const deadline = Date.now() + withinMs;
+    while (!known()) {
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, KNOWN_POLL_MS));
+    }
+    return true;
   }
 
   /**

@@ -23,12 +23,16 @@ class KeyHeaderResolver extends RateLimitSubjectResolver {
   }): Promise<RateLimitSubject | UnverifiedSubject | null> {
     const { key, unverified } = request.headers;
     if (unverified) {
-      return new UnverifiedSubject(async () => {
-        verifications.push(unverified);
-        return unverified.startsWith('valid')
-          ? { id: `key:${unverified}`, limits: { perMinute: 5, perDay: 100 } }
-          : null;
-      });
+      return new UnverifiedSubject(
+        async () => {
+          verifications.push(unverified);
+          return /^(valid|vouched)/.test(unverified)
+            ? { id: `key:${unverified}`, limits: { perMinute: 5, perDay: 100 } }
+            : null;
+        },
+        // A client that turns out to be known after all (a key issued elsewhere a moment ago).
+        async () => unverified.startsWith('vouched'),
+      );
     }
     return key ? { id: `key:${key}`, limits: { perMinute: 2, perDay: 100 } } : null;
   }
@@ -111,6 +115,21 @@ describe('PlanThrottlerGuard', () => {
     expect(refused).toMatchObject({ refused: 429 });
     expect(refused.headers['X-RateLimit-Limit']).toBe('1');
     expect(verifications).toEqual(['guess-1']);
+  });
+
+  it('checks a client the address cannot pay for when it is vouched for, and counts it on its own windows', async () => {
+    await call(new Limited(), 'open', 'guess-3', 'unverified');
+    expect(await call(new Limited(), 'open', 'guess-4', 'unverified')).toMatchObject({
+      refused: 429,
+    });
+    verifications.length = 0;
+    const vouched = await call(new Limited(), 'open', `vouched-${keys++}`, 'unverified');
+    expect(vouched).toMatchObject({ admitted: true });
+    expect(vouched.headers).toMatchObject({
+      'X-RateLimit-Limit': '5',
+      'X-RateLimit-Remaining': '4',
+    });
+    expect(verifications).toHaveLength(1);
   });
 
   it('counts a verified client on its own windows once the address has paid for the check', async () => {

