@@ -53,9 +53,9 @@ describe('pet profiles', () => {
       issue,
     }));
 
-  it('creates a v1 body as before, every profile member present and unknown, in the answers order', async () => {
+  it('creates a v1 body as before, every profile member present and unknown, no photo, in the answers order', async () => {
     const pet = await create({});
-    expect(pet).toMatchObject(UNKNOWN_PROFILE);
+    expect(pet).toMatchObject({ ...UNKNOWN_PROFILE, photos: [] });
     expect(Object.keys(pet)).toEqual([
       'id',
       'name',
@@ -63,6 +63,7 @@ describe('pet profiles', () => {
       'status',
       'organizationId',
       ...Object.keys(UNKNOWN_PROFILE),
+      'photos',
       'version',
       'createdAt',
       'updatedAt',

@@ -5,12 +5,13 @@ import { CreateOrganization } from '../src/organizations/application/create-orga
 import type { Test } from 'supertest';
 import { apiClient, errorBody, Response } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
+import { plain } from './support/test-images';
 
 /**
  * Model-based: random sequences of creates, corrections (with and without the current ETag),
- * deletions, namings of categories, filtered listings, orders, approvals, deliveries,
- * cancellations, inventories and the passing of time, by the staff of three organisations and by
- * adopters' keys, with different scopes and caps on open orders, run against the service and
+ * deletions, photos added, moved and removed, namings of categories, filtered listings, orders,
+ * approvals, deliveries, cancellations, inventories and the passing of time, by the staff of three
+ * organisations and by adopters' keys, with different scopes and caps on open orders, run against the service and
  * against a small model of the rules written here apart from the code. After every step: the
  * answer is the one the model expects (never a 5xx), no key changed what another organisation
  * owns (the database is the model, pet by pet and order by order), every pet's status follows its
@@ -96,6 +97,8 @@ interface ModelPet {
   age: string | null;
   goodWithChildren: boolean | null;
   tags: string[];
+  /** Its photos' ids, by position. */
+  photos: number[];
   version: number;
   deleted: boolean;
   organization: OrgName;
@@ -157,6 +160,8 @@ const petEvent = (model: Model, type: string, id: number): ModelEvent => {
 
 interface Real {
   t: TestApp;
+  /** A small JPEG to upload as a photo. */
+  jpeg: Buffer;
   as: Record<KeyName, ReturnType<typeof apiClient>>;
   /** Each key's cap on open orders, by its id. */
   caps: Map<string, number>;
@@ -236,6 +241,7 @@ class CreatePet implements fc.AsyncCommand<Model, Real> {
       age: null,
       goodWithChildren: null,
       tags: [],
+      photos: [],
       version: 1,
       deleted: false,
       organization,
@@ -348,6 +354,125 @@ class DeletePet implements fc.AsyncCommand<Model, Real> {
     model.events.push(petEvent(model, 'pet.deleted', petId));
   }
   toString = () => `${this.key} deletes pet #${this.choice} (If-Match: ${this.precondition})`;
+}
+
+/**
+ * A change of the photos of the pet `choice` picks, by `key`: checks the scope (403) and that the
+ * pet is live and the key's organisation's (else 404). `pet` is undefined when one of those
+ * answered.
+ */
+async function changePhotos(
+  model: Model,
+  real: Real,
+  { key, choice }: { key: KeyName; choice: number },
+  send: (api: Real['as'][KeyName], path: string, pet: ModelPet | undefined) => Test,
+) {
+  // Mostly a pet of the key's own organisation, so that sequences build up a pet's photos; now
+  // and then any pet (another's, a deleted one, none).
+  const own = [...model.pets]
+    .filter(([, pet]) => !pet.deleted && pet.organization === STAFF_OF[key])
+    .map(([id]) => id);
+  const petId = pick(choice % 4 === 3 ? [...model.pets.keys()] : own, choice);
+  const found = live(model, petId);
+  const response = await send(real.as[key], `/v1/pets/${petId}/photos`, found);
+  const status = statusOf(response);
+  let pet: ModelPet | undefined;
+  if (!may(key, 'pets:manage')) expect(status).toBe(403);
+  else if (!found || found.organization !== STAFF_OF[key]) expect(status).toBe(404);
+  else pet = found;
+  return { petId, pet, response, status };
+}
+
+/** A photo of the pet most of the time, now and then one it does not have. */
+const pickPhoto = (pet: ModelPet | undefined, choice: number) => {
+  const ids = pet?.photos ?? [];
+  return ids.length === 0 || choice % 8 === 7 ? 999_999 : ids[choice % ids.length];
+};
+
+/** The pet's photos changed: a new version, and its pet.updated. */
+function photosChanged(model: Model, petId: number, photos: number[]): void {
+  const pet = model.pets.get(petId)!;
+  Object.assign(pet, { photos, version: pet.version + 1 });
+  model.events.push(petEvent(model, 'pet.updated', petId));
+}
+
+class AddPhoto implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly key: KeyName,
+    readonly choice: number,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    const { petId, pet, response, status } = await changePhotos(model, real, this, (api, path) =>
+      api.post(path).set('content-type', 'image/jpeg').send(real.jpeg),
+    );
+    if (!pet) return;
+    if (pet.photos.length === 12) return void expect(response.body.code).toBe('limit_reached');
+    expect(status).toBe(201);
+    expect(response.body.position).toBe(pet.photos.length + 1);
+    photosChanged(model, petId, [...pet.photos, response.body.id]);
+  }
+  toString = () => `${this.key} adds a photo of pet #${this.choice}`;
+}
+
+class MovePhoto implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly key: KeyName,
+    readonly choice: number,
+    readonly photo: number,
+    readonly position: number,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    let photoId = 0;
+    const { petId, pet, response, status } = await changePhotos(
+      model,
+      real,
+      this,
+      (api, path, found) => {
+        photoId = pickPhoto(found, this.photo);
+        return api.patch(`${path}/${photoId}`).send({ position: this.position });
+      },
+    );
+    if (!pet) return;
+    const from = pet.photos.indexOf(photoId);
+    if (from < 0) return void expect(status).toBe(404);
+    if (this.position > pet.photos.length) return void expect(status).toBe(400);
+    expect(status).toBe(200);
+    expect(response.body).toMatchObject({ id: photoId, position: this.position });
+    // Its own place is no change: no version, no event.
+    if (from + 1 === this.position) return;
+    const photos = pet.photos.filter((id) => id !== photoId);
+    photos.splice(this.position - 1, 0, photoId);
+    photosChanged(model, petId, photos);
+  }
+  toString = () =>
+    `${this.key} moves photo #${this.photo} of pet #${this.choice} to ${this.position}`;
+}
+
+class DeletePhoto implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly key: KeyName,
+    readonly choice: number,
+    readonly photo: number,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    let photoId = 0;
+    const { petId, pet, status } = await changePhotos(model, real, this, (api, path, found) => {
+      photoId = pickPhoto(found, this.photo);
+      return api.delete(`${path}/${photoId}`);
+    });
+    if (!pet) return;
+    if (!pet.photos.includes(photoId)) return void expect(status).toBe(404);
+    expect(status).toBe(204);
+    photosChanged(
+      model,
+      petId,
+      pet.photos.filter((id) => id !== photoId),
+    );
+  }
+  toString = () => `${this.key} deletes photo #${this.photo} of pet #${this.choice}`;
 }
 
 class PutCategory implements fc.AsyncCommand<Model, Real> {
@@ -665,7 +790,8 @@ async function checkInvariants(model: Model, real: Real): Promise<void> {
   const pets = await real.t.dataSource.query(
     `SELECT id, name, category_id, status, version, deleted_at IS NOT NULL AS deleted,
             organization_id, profile -> 'age' AS age,
-            profile -> 'environment' -> 'children' AS "goodWithChildren", profile -> 'tags' AS tags
+            profile -> 'environment' -> 'children' AS "goodWithChildren", profile -> 'tags' AS tags,
+            photos
        FROM pets ORDER BY id`,
   );
   expect(
@@ -678,12 +804,24 @@ async function checkInvariants(model: Model, real: Real): Promise<void> {
         age: p.age,
         goodWithChildren: p.goodWithChildren,
         tags: p.tags,
+        photos: (p.photos as { id: number }[]).map(({ id }) => id),
         version: p.version,
         deleted: p.deleted,
         organization: organizationOf(String(p.organization_id)),
       },
     ]),
   ).toEqual([...model.pets]);
+  // The photos themselves, each pet's at positions 1 to n, as the pet shows them.
+  const photos = await real.t.dataSource.query(
+    'SELECT pet_id, id, position FROM photos ORDER BY pet_id, position',
+  );
+  expect(
+    photos.map((p: Record<string, string>) => [Number(p.pet_id), Number(p.id), p.position]),
+  ).toEqual(
+    [...model.pets].flatMap(([petId, pet]) =>
+      pet.photos.map((id, index) => [petId, id, index + 1]),
+    ),
+  );
   const orders = await real.t.dataSource.query(
     'SELECT id, pet_id, status, organization_id FROM orders ORDER BY id',
   );
@@ -734,8 +872,10 @@ describe(`the store against a model (seed ${seed}, ${runs} runs)`, () => {
   let as: Real['as'];
   const caps = new Map<string, number>();
   const organizations: Record<OrgName, number> = { house: 1, harbour: 0, moor: 0 };
+  let jpeg: Buffer;
 
   beforeAll(async () => {
+    jpeg = await plain(24, 16).jpeg().toBuffer();
     // The instance's own sweeper runs too, as rarely as it may: TimePasses sweeps when time moves.
     t = await startTestApp({
       ORDER_HOLD_SECONDS: String(HOLD_SECONDS),
@@ -766,19 +906,62 @@ describe(`the store against a model (seed ${seed}, ${runs} runs)`, () => {
   });
   afterAll(() => t.close());
 
+  /** Runs random sequences of `commands`, checking the model's answers and the invariants. */
+  const holds = (commands: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[], numRuns: number) =>
+    fc.assert(
+      fc.asyncProperty(
+        // Long sequences: a lifecycle needs a create, an order and a move in that order.
+        fc.commands(commands, { maxCommands: 40, size: 'max' }),
+        async (sequence) => {
+          await resetDatabase(t.dataSource);
+          const model: Model = {
+            pets: new Map(),
+            categories: new Map(),
+            orders: new Map(),
+            nextPetId: 1,
+            nextOrderId: 1,
+            events: [],
+          };
+          const real: Real = { t, as, caps, organizations, jpeg };
+          const checked = [...sequence].map((command) => ({
+            check: () => true,
+            run: async (m: Model, r: Real) => {
+              await command.run(m, r);
+              await checkInvariants(m, r);
+            },
+            toString: () => command.toString(),
+          }));
+          await fc.asyncModelRun(() => ({ model, real }), checked);
+        },
+      ),
+      { seed, numRuns },
+    );
+
+  const key = fc.constantFrom(...KEYS);
+  /** Mostly the staff who may change photos, so that a pet gathers a few. */
+  const photoKey = fc.constantFrom<KeyName>('harbour', 'moor', 'harbour', 'moor', 'house', 'alice');
+  const choice = fc.nat(15);
+  const category = fc.integer({ min: 1, max: 4 });
+  const precondition = fc.constantFrom<Precondition>('none', 'current', 'current', 'stale');
+  const createPet = (keys: fc.Arbitrary<KeyName>) =>
+    fc
+      .tuple(
+        keys,
+        fc.constantFrom<PetStatus>('available', 'available', 'pending', 'sold'),
+        category,
+      )
+      .map(([k, s, c]) => new CreatePet(k, s, c));
+  const addPhoto = fc.tuple(photoKey, choice).map(([k, c]) => new AddPhoto(k, c));
+  const movePhoto = fc
+    .tuple(photoKey, choice, choice, fc.integer({ min: 1, max: 3 }))
+    .map(([k, c, photo, position]) => new MovePhoto(k, c, photo, position));
+  const deletePhoto = fc
+    .tuple(photoKey, choice, choice)
+    .map(([k, c, photo]) => new DeletePhoto(k, c, photo));
+
   it('keeps every rule through random sequences of calls by keys of different scopes', async () => {
-    const key = fc.constantFrom(...KEYS);
-    const choice = fc.nat(15);
-    const category = fc.integer({ min: 1, max: 4 });
-    const precondition = fc.constantFrom<Precondition>('none', 'current', 'current', 'stale');
     const commands = [
-      fc
-        .tuple(
-          key,
-          fc.constantFrom<PetStatus>('available', 'available', 'pending', 'sold'),
-          category,
-        )
-        .map(([k, s, c]) => new CreatePet(k, s, c)),
+      createPet(key),
       fc
         .tuple(
           key,
@@ -818,6 +1001,9 @@ describe(`the store against a model (seed ${seed}, ${runs} runs)`, () => {
           ),
         )
         .map(([k, filter]) => new ListPets(k, filter)),
+      addPhoto,
+      movePhoto,
+      deletePhoto,
       fc.tuple(key, choice).map(([k, c]) => new PlaceOrder(k, c)),
       fc
         .tuple(key, choice, fc.constantFrom<Target>('approved', 'delivered', 'cancelled'))
@@ -826,33 +1012,23 @@ describe(`the store against a model (seed ${seed}, ${runs} runs)`, () => {
       key.map((k) => new GetInventory(k)),
       fc.constantFrom(10, 60, 99, 100, 120).map((seconds) => new TimePasses(seconds)),
     ];
-    await fc.assert(
-      fc.asyncProperty(
-        // Long sequences: a lifecycle needs a create, an order and a move in that order.
-        fc.commands(commands, { maxCommands: 40, size: 'max' }),
-        async (sequence) => {
-          await resetDatabase(t.dataSource);
-          const model: Model = {
-            pets: new Map(),
-            categories: new Map(),
-            orders: new Map(),
-            nextPetId: 1,
-            nextOrderId: 1,
-            events: [],
-          };
-          const real: Real = { t, as, caps, organizations };
-          const checked = [...sequence].map((command) => ({
-            check: () => true,
-            run: async (m: Model, r: Real) => {
-              await command.run(m, r);
-              await checkInvariants(m, r);
-            },
-            toString: () => command.toString(),
-          }));
-          await fc.asyncModelRun(() => ({ model, real }), checked);
-        },
-      ),
-      { seed, numRuns: runs },
+    await holds(commands, runs);
+  });
+
+  it('keeps the photos’ rules through sequences made mostly of them', async () => {
+    // Pets to photograph, by staff of every organisation and by adopters (the house's pets).
+    await holds(
+      [
+        createPet(fc.constantFrom<KeyName>('harbour', 'moor', 'alice')),
+        addPhoto,
+        addPhoto,
+        addPhoto,
+        movePhoto,
+        movePhoto,
+        deletePhoto,
+        fc.tuple(key, choice, precondition).map(([k, c, p]) => new DeletePet(k, c, p)),
+      ],
+      Math.ceil(runs / 3),
     );
   });
 });

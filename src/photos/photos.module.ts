@@ -1,19 +1,27 @@
 import { Module } from '@nestjs/common';
+import { EventRecordingModule } from '../platform/event-log/event-recording.module';
 import { Feature } from '../platform/features/feature';
 import { HttpModule } from '../platform/http/http.module';
+import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
+import { DeletePhoto } from './application/delete-photo.use-case';
 import { GetPhotoImage } from './application/get-photo-image.use-case';
 import { ImageProcessor } from './application/image-processor';
 import { PhotoRepository } from './application/photo.repository';
+import { PhotographedPets } from './application/photographed-pets';
+import { ReorderPhoto } from './application/reorder-photo.use-case';
+import { UploadPhoto } from './application/upload-photo.use-case';
+import { PetPhotosController } from './http/pet-photos.controller';
 import { PhotoImagesController } from './http/photo-images.controller';
 import { PhotoBudgetGuard } from './http/photo-budget.guard';
 import { PHOTO_STORAGE } from './infrastructure/photo-storage.provider';
 import { SharpImageProcessor } from './infrastructure/sharp-image-processor';
 import { SqlPhotoRepository } from './infrastructure/sql-photo.repository';
+import { SqlPhotographedPets } from './infrastructure/sql-photographed-pets';
 
 /**
- * Photos of the pets (docs/adr/0043): the image pipeline, the storage of the variants, and their
- * public, immutable URLs. Uploading, reordering and deleting photos (UploadPhoto, ReorderPhoto,
- * DeletePhoto) bind here with an adapter of PhotographedPets, once pets have owners.
+ * Photos of the pets (docs/adr/0043, 0054): the image pipeline, the storage of the variants,
+ * their public, immutable URLs, and the pets' photos added, moved and removed by their
+ * organisation's staff, each change shown on the pet (its `photos`, a new version, `pet.updated`).
  */
 @Feature({
   tag: {
@@ -24,14 +32,18 @@ import { SqlPhotoRepository } from './infrastructure/sql-photo.repository';
   tables: { owns: ['photos'], uses: ['pets'] },
 })
 @Module({
-  imports: [HttpModule],
-  controllers: [PhotoImagesController],
+  imports: [HttpModule, IdempotencyModule, EventRecordingModule],
+  controllers: [PetPhotosController, PhotoImagesController],
   providers: [
+    UploadPhoto,
+    ReorderPhoto,
+    DeletePhoto,
     GetPhotoImage,
     PhotoBudgetGuard,
     PHOTO_STORAGE,
     { provide: ImageProcessor, useClass: SharpImageProcessor },
     { provide: PhotoRepository, useClass: SqlPhotoRepository },
+    { provide: PhotographedPets, useClass: SqlPhotographedPets },
   ],
 })
 export class PhotosModule {}

@@ -25,6 +25,7 @@ export class InMemoryPetRepository extends PetRepository {
     const stored = {
       ...pet,
       id: ++this.lastId,
+      photos: [],
       version: 1,
       createdAt: this.now,
       updatedAt: this.now,

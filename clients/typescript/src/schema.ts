@@ -13,7 +13,7 @@ export interface paths {
     };
     /**
      * List animals
-     * @description Returns a page of animals in ascending id order; every filter combines: `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Scope: `pets:read`.
+     * @description Returns a page of animals, in ascending id order unless `sort` names another (v1.3: `-createdAt`, `name`, `random` with `seed`, `distance` with `near`); every filter combines: `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`, `hasPhotos`, `near` (with `radiusKm`: each answer then carries `distanceKm`). `Link` carries every parameter given to the next page. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Scope: `pets:read`.
      */
     get: operations['listPets'];
     put?: never;
@@ -465,6 +465,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/pets/{petId}/photos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add a photo of an animal
+     * @description Beta: it may still change. The image as the body: JPEG, PNG or WebP, at most 10 MiB and 40 megapixels; its type is judged from its bytes, and must be what `Content-Type` says. It is turned upright, stripped of every metadata (no EXIF, no GPS) and stored in four sizes; the animal gains it last among its photos, at most 12, and counts a new version (`pet.updated`). Only the staff of the animal's organisation (`pets:manage`): another organisation's animal is a 404 here. A busy instance refuses at once with 503 and `Retry-After` rather than queueing without bound. Scope: `pets:manage`.
+     */
+    post: operations['uploadPetPhoto'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pets/{petId}/photos/{photoId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a photo of an animal
+     * @description Beta: it may still change. The photos after it move up by one; its images are deleted unless another photo shows the same. Only the staff of the animal's organisation (`pets:manage`): another organisation's animal is a 404 here. Scope: `pets:manage`.
+     */
+    delete: operations['deletePetPhoto'];
+    options?: never;
+    head?: never;
+    /**
+     * Move a photo among its animal’s photos
+     * @description Beta: it may still change. Position 1 makes it the primary; the photos between its old and new place shift by one. Only the staff of the animal's organisation (`pets:manage`): another organisation's animal is a 404 here. Scope: `pets:manage`.
+     */
+    patch: operations['movePetPhoto'];
+    trace?: never;
+  };
   '/photos/{file}': {
     parameters: {
       query?: never;
@@ -640,6 +684,13 @@ export interface components {
        *     ]
        */
       tags: string[];
+      /** @description Read-only: its photos by `position`, the first the primary (`POST /v1/pets/{petId}/photos` adds one); `[]` when it has none */
+      readonly photos: components['schemas']['Photo'][];
+      /**
+       * @description With `near` only: how far the animal's organisation is from the point, in kilometres (to 100 m)
+       * @example 12.4
+       */
+      readonly distanceKm?: number;
       /**
        * Format: int32
        * @description Read-only: 1 when created, +1 on every change of the animal (by a client or by an order); its `ETag` is `"<version>"`
@@ -1385,6 +1436,52 @@ export interface components {
        */
       overlapSeconds: number;
     };
+    PhotoUrls: {
+      /**
+       * Format: uri
+       * @description The image 100 px wide (never enlarged): absolute, content-addressed, cached for a year (`GET` needs no key)
+       */
+      small: string;
+      /**
+       * Format: uri
+       * @description The image 300 px wide (never enlarged): absolute, content-addressed, cached for a year (`GET` needs no key)
+       */
+      medium: string;
+      /**
+       * Format: uri
+       * @description The image 600 px wide (never enlarged): absolute, content-addressed, cached for a year (`GET` needs no key)
+       */
+      large: string;
+      /**
+       * Format: uri
+       * @description The image as uploaded, within 2,048 px on its longer side: absolute, content-addressed, cached for a year (`GET` needs no key)
+       */
+      full: string;
+    };
+    Photo: {
+      /**
+       * Format: int64
+       * @description Identifier of the photo
+       */
+      id: number;
+      /**
+       * Format: int32
+       * @description Its place among the animal’s photos: 1 is the primary, the others follow without gaps
+       */
+      position: number;
+      /** @description Width of the `full` image, in pixels */
+      width: number;
+      /** @description Height of the `full` image, in pixels */
+      height: number;
+      urls: components['schemas']['PhotoUrls'];
+    };
+    PhotoPosition: {
+      /**
+       * Format: int32
+       * @description Its new place: 1 makes it the primary; the photos between its old and new place shift by one
+       */
+      position: number;
+    };
     Pets: components['schemas']['Pet'][];
     Orders: components['schemas']['Order'][];
     Categories: components['schemas']['Category'][];
@@ -1423,6 +1520,10 @@ export interface operations {
         limit?: number;
         /** @description Return only items whose id is greater than this (the `next` link sets it) */
         after?: number;
+        /** @description Only those within `radiusKm` of this point (`lat,lon` in decimal degrees); each answer then carries `distanceKm` */
+        near?: string;
+        /** @description How far `near` reaches, in kilometres (1 to 500; 100 when not given) */
+        radiusKm?: number;
         /** @description Only animals of these availability statuses: one or more of available, pending, sold, comma-separated (v1.3) */
         status?: string;
         /** @description Only animals of this category */
@@ -1445,6 +1546,12 @@ export interface operations {
         houseTrained?: 'true' | 'false';
         /** @description Only animals that have (true) or have not (false) special needs (v1.3) */
         specialNeeds?: 'true' | 'false';
+        /** @description Only animals with at least one photo (v1.3) */
+        hasPhotos?: 'true';
+        /** @description The order (v1.3): `id` (the default), `-createdAt` (newest first), `name`, `random` (shuffled the same way on every page for one `seed`), or `distance` (nearest first, with `near`); ties go by id. `Link` carries it */
+        sort?: 'id' | '-createdAt' | 'name' | 'random' | 'distance';
+        /** @description With `sort=random`: which shuffle, an integer from 0 to 2147483647; the same seed gives the same order on every page. Left out, the service picks one, and `Link` carries it (v1.3) */
+        seed?: number;
       };
       header?: {
         /** @description ETags of copies held (`"…"`, `W/"…"`, a comma-separated list, or `*`): when one is the current one the answer is 304 without a body, not counted against the rate limits (a valid key is still needed) */
@@ -6480,6 +6587,558 @@ export interface operations {
       };
       /** @description `not_found`: No such resource, or no such route. */
       404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  uploadPetPhoto: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes retries safe: a retry with the same key and body within 24 hours returns the original 201 (with `Idempotent-Replayed: true`) instead of a second photo; the same key with another body is a 422. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description Identifier of the animal */
+        petId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'image/jpeg': string;
+        'image/png': string;
+        'image/webp': string;
+      };
+    };
+    responses: {
+      /** @description The photo, as the animal now carries it */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Photo'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `limit_reached`: The resource already holds as many items as it may (a pet at most 12 photos; a key as many webhook endpoints as its plan allows); the message names the cap. */
+      409: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than 16 KiB. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: The body is not `application/json`. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `idempotency_key_reused`: The `Idempotency-Key` was already used by this API key with a different body. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deletePetPhoto: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the animal */
+        petId: number;
+        /** @description Identifier of the photo */
+        photoId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  movePetPhoto: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the animal */
+        petId: number;
+        /** @description Identifier of the photo */
+        photoId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PhotoPosition'];
+      };
+    };
+    responses: {
+      /** @description The photo, moved */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Photo'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. `malformed_json`: The body is not parseable JSON. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than 16 KiB. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: The body is not `application/json`. */
+      415: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];

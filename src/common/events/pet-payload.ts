@@ -1,3 +1,4 @@
+import { PetPhoto } from '../pet-photo';
 import { PetProfile } from '../pet-profile';
 import { PetStatus } from '../pet-status';
 
@@ -12,6 +13,7 @@ export interface PetPayload extends PetProfile {
   readonly categoryId: number;
   readonly status: PetStatus;
   readonly organizationId: number;
+  readonly photos: readonly PetPhoto[];
   /** +1 on every change: a receiver drops an event older than the pet it holds. */
   readonly version: number;
   readonly createdAt: string;

@@ -50,6 +50,7 @@ describe('CreatePet', () => {
       status: 'available',
       organizationId: 1,
       ...UNKNOWN_PROFILE,
+      photos: [],
       version: 1,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

@@ -4,6 +4,7 @@ import { VersionPrecondition } from '../../common/versions';
 import { GoodWith, PetAge, PetSex, PetSize } from '../../common/pet-profile';
 import { PetStatus } from '../../common/pet-status';
 import { OrganizationId } from '../../common/ownership';
+import { GeoPoint } from '../../common/geo';
 
 /**
  * What an adopter looks for (CONTRACT.md "Finding"), each filter when given, all combined: an
@@ -22,7 +23,28 @@ export interface PetFinding {
   goodWith?: readonly GoodWith[];
   houseTrained?: boolean;
   specialNeeds?: boolean;
+  /** Only pets with a photo. */
+  hasPhotos?: true;
+  /** Only pets whose organisation's location is within `radiusKm` of `point`; each gets its distance. */
+  near?: { point: GeoPoint; radiusKm: number };
+  /** In this order rather than by id; `after` is then the last pet of the page before. */
+  order?: PetOrder;
 }
+
+/**
+ * A page's order besides the ids' (CONTRACT.md "Finding", `sort`): newest first, by name, or
+ * shuffled the same way on every page for one seed. Ties, and the rest, go by id.
+ */
+export type PetOrder =
+  | { by: 'newest' }
+  /** Its organisation's distance from `near`'s point, then the organisation's id, then its own. */
+  | { by: 'distance' }
+  | { by: 'name' }
+  | {
+      by: 'random';
+      /** Where the shuffled order starts: from -2^31 to 2^31 - 1 (the shuffle key's range). */
+      start: number;
+    };
 
 export interface PetPageQuery {
   /** Only pets with this status, when given. */

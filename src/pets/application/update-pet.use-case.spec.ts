@@ -71,6 +71,7 @@ describe('UpdatePet', () => {
       status: 'pending',
       organizationId: 1,
       ...UNKNOWN_PROFILE,
+      photos: [],
       version: 2,
       createdAt: '2026-11-23T12:00:00.000Z',
       updatedAt: '2026-11-24T09:00:00.000Z',

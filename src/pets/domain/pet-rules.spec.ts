@@ -9,6 +9,7 @@ const pet = (status: Pet['status']): Pet => ({
   categoryId: 1,
   status,
   organizationId: 1,
+  photos: [],
   ...UNKNOWN_PROFILE,
   version: 3,
   createdAt: '2026-11-23T12:00:00.000Z',

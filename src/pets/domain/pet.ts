@@ -2,6 +2,7 @@ import { TextBounds, textProblem } from '../../common/text';
 import { DEFAULT_PET_STATUS, isPetStatus, PetStatus } from '../../common/pet-status';
 import { NewEvent } from '../../common/events/event';
 import { PET_EVENTS } from '../../common/events/pet-events';
+import { PetPhoto } from '../../common/pet-photo';
 import { PetProfile, UNKNOWN_PROFILE } from '../../common/pet-profile';
 import { InvalidPetError } from './pet.errors';
 import { patchedProfile, PetProfileInput, PetProfilePatch, profilePatch } from './pet-profile';
@@ -29,6 +30,8 @@ export interface Pet extends PetProfile {
   readonly status: PetStatus;
   /** The organisation that owns it: its staff alone change it. Never changes. */
   readonly organizationId: number;
+  /** Its photos by position (the photos feature changes them): none when created. */
+  readonly photos: readonly PetPhoto[];
   /**
    * 1 when created, +1 on every change of the pet whoever makes it (a client, an order, the
    * sweeper): the database counts them. A client's If-Match names the version it read.
@@ -38,6 +41,11 @@ export interface Pet extends PetProfile {
   readonly createdAt: string;
   /** The instant of the last change: moves exactly when `version` does. */
   readonly updatedAt: string;
+}
+
+/** A pet found near a point (`near`): how far its organisation is, in kilometres (to 100 m). */
+export interface PetNearby extends Pet {
+  readonly distanceKm: number;
 }
 
 /** What a client says of a pet: the fields it creates it with, and may change. */

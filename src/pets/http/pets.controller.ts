@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import {
   Body,
   Controller,
@@ -31,13 +32,15 @@ import { CreatePet } from '../application/create-pet.use-case';
 import { DeletePet } from '../application/delete-pet.use-case';
 import { GetPet } from '../application/get-pet.use-case';
 import { ListPets } from '../application/list-pets.use-case';
-import { PetFinding } from '../application/pet.repository';
+import { PetFinding, PetOrder } from '../application/pet.repository';
+import { shuffleStart } from '../domain/pet-order';
 import { commaList } from '../../platform/http/request/comma-list.validator';
+import { nearOf } from '../../platform/http/request/near-query.dto';
 import { GoodWith, PetAge, PetSex, PetSize } from '../../common/pet-profile';
 import { PetStatus } from '../../common/pet-status';
 import { UpdatePet } from '../application/update-pet.use-case';
 import { MAX_PET_ID, Pet } from '../domain/pet';
-import { ListPetsQueryDto } from './dto/list-pets-query.dto';
+import { ListPetsQueryDto, MAX_SEED, PetSort } from './dto/list-pets-query.dto';
 import { NewPetDto } from './dto/new-pet.dto';
 import { PetDto } from './dto/pet.dto';
 import { PetUpdateDto } from './dto/pet-update.dto';
@@ -59,9 +62,26 @@ import {
 const ETAG_HEADER = etagHeader('animal');
 import { requesterOf } from '../../platform/http/request/requester';
 
+/** The order `sort` asks for, or undefined for the ids' (v1's). A random one has its seed. */
+function orderOf(sort?: string, seed?: string): PetOrder | undefined {
+  switch (sort as PetSort | undefined) {
+    case '-createdAt':
+      return { by: 'newest' };
+    case 'name':
+      return { by: 'name' };
+    case 'random':
+      return { by: 'random', start: shuffleStart(Number(seed)) };
+    case 'distance':
+      return { by: 'distance' };
+    default:
+      return undefined;
+  }
+}
+
 /** v1.3's finding filters of a listing's query, or undefined when it gives none (a v1 page). */
 function findingOf(query: ListPetsQueryDto, statuses?: PetStatus[]): PetFinding | undefined {
   const { organizationId, breed, age, sex, size, goodWith, houseTrained, specialNeeds } = query;
+  const { hasPhotos, sort, seed } = query;
   const flag = (text?: string) => (text === undefined ? undefined : text === 'true');
   const list = <T>(text?: string) => (text === undefined ? undefined : (commaList(text) as T[]));
   const finding: PetFinding = {
@@ -74,6 +94,9 @@ function findingOf(query: ListPetsQueryDto, statuses?: PetStatus[]): PetFinding 
     goodWith: list<GoodWith>(goodWith),
     houseTrained: flag(houseTrained),
     specialNeeds: flag(specialNeeds),
+    hasPhotos: hasPhotos === 'true' || undefined,
+    near: nearOf(query),
+    order: orderOf(sort, seed),
   };
   return Object.values(finding).some((value) => value !== undefined) ? finding : undefined;
 }
@@ -99,7 +122,7 @@ export class PetsController {
     operationId: 'listPets',
     summary: 'List animals',
     description:
-      'Returns a page of animals in ascending id order; every filter combines: `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`.',
+      'Returns a page of animals, in ascending id order unless `sort` names another (v1.3: `-createdAt`, `name`, `random` with `seed`, `distance` with `near`); every filter combines: `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`, `hasPhotos`, `near` (with `radiusKm`: each answer then carries `distanceKm`). `Link` carries every parameter given to the next page.',
   })
   @ApiNamedArrayResponse('Pets', PetDto, {
     status: 200,
@@ -108,9 +131,15 @@ export class PetsController {
   })
   @ApiErrorResponses('validation_failed')
   async list(
-    @Query() query: ListPetsQueryDto,
+    @Query() given: ListPetsQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Pet[]> {
+    // A shuffle the client left to the service: one picked now, and carried in `Link`. A copy:
+    // the validated query may be shared with other requests (the validation's cache).
+    const query =
+      given.sort === 'random' && given.seed === undefined
+        ? { ...given, seed: String(randomInt(MAX_SEED + 1)) }
+        : given;
     const limit = query.limit === undefined ? undefined : Number(query.limit);
     // No pet has an id above MAX_PET_ID: after it every page is empty, as after any greater id.
     const after = query.after === undefined ? undefined : Math.min(Number(query.after), MAX_PET_ID);

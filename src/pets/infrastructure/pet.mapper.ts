@@ -1,5 +1,7 @@
-import { NewPet, Pet, PetPatch } from '../domain/pet';
+import { roundKm } from '../../common/geo';
+import { NewPet, Pet, PetNearby, PetPatch } from '../domain/pet';
 import { isPetStatus } from '../../common/pet-status';
+import { PetPhoto } from '../../common/pet-photo';
 import { PetProfile } from '../../common/pet-profile';
 import { PetProfilePatch } from '../domain/pet-profile';
 
@@ -11,6 +13,10 @@ export interface PetRow {
   status: string;
   organizationId: string;
   profile: PetProfile;
+  /** The `json` column as the driver parses it: already the answer's objects. */
+  photos: PetPhoto[];
+  /** With `near` only: its organisation's distance from the point, in kilometres. */
+  distanceKm?: number;
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -24,7 +30,16 @@ export interface PetFieldsRow {
 }
 
 export const PetMapper = {
-  toDomain(row: PetRow): Pet {
+  /** The pet, and with `near` its distance (set last: only pages near a point pay for it). */
+  toDomain(row: PetRow): Pet | PetNearby {
+    const pet = PetMapper.toPet(row);
+    if (row.distanceKm !== undefined) {
+      (pet as { distanceKm?: number }).distanceKm = roundKm(row.distanceKm);
+    }
+    return pet;
+  },
+
+  toPet(row: PetRow): Pet {
     if (!isPetStatus(row.status)) {
       throw new Error(`Stored pet ${row.id} has an unknown status.`);
     }
@@ -59,6 +74,7 @@ export const PetMapper = {
         cats: p.environment.cats,
       },
       tags: p.tags,
+      photos: row.photos,
       version: row.version,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,

@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { sqlInstant } from '../../platform/database/sql-instant';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
-import { ChangeRule, PetPageQuery, PetRepository, PetUpdate } from '../application/pet.repository';
+import { createHash } from 'node:crypto';
+import {
+  ChangeRule,
+  PetOrder,
+  PetPageQuery,
+  PetRepository,
+  PetUpdate,
+} from '../application/pet.repository';
 import { NewPet, Pet, PetId, PetPatch } from '../domain/pet';
 import { OrganizationId } from '../../common/ownership';
 import { GOOD_WITH } from '../../common/pet-profile';
@@ -11,7 +18,7 @@ import { PetMapper, PetRow } from './pet.mapper';
 
 // The hot statements, as fixed text: a request builds no SQL (docs/adr/0008).
 const COLUMNS = `id, name, category_id AS "categoryId", status,
-  organization_id AS "organizationId", profile, version,
+  organization_id AS "organizationId", profile, photos, version,
   ${sqlInstant('created_at')} AS "createdAt", ${sqlInstant('updated_at')} AS "updatedAt"`;
 
 /**
@@ -107,6 +114,11 @@ function findingOf(query: PetPageQuery): Finding {
     ...(f.goodWith ?? []).map((word) => `g${word.slice(0, 2)}`),
     f.houseTrained !== undefined && 'ht',
     f.specialNeeds !== undefined && 'sn',
+    f.hasPhotos && 'ph',
+    f.near && 'near',
+    f.order && ORDER_LABELS[f.order.by],
+    // A page after another, in an order of its own: the keyset continues from that pet.
+    f.order && query.after !== undefined && 'k',
   ].filter((label): label is string => label !== false && label !== undefined);
   const key = shape.join(',');
   let finding = FINDINGS.get(key);
@@ -140,36 +152,224 @@ const FINDING_FILTERS: Record<string, [condition: string, value: (q: PetPageQuer
   sn: [`profile -> 'attributes' ->> 'specialNeeds' = ?`, (q) => String(q.finding!.specialNeeds)],
 };
 
-/** The `goodWith` words, by their labels: each a condition of its own, no parameter. */
-const GOOD_WITH_LABELS: Record<string, string> = Object.fromEntries(
-  GOOD_WITH.map((word) => [`g${word.slice(0, 2)}`, word]),
-);
+/**
+ * The filters that take no parameter, by their labels: each `goodWith` word, and `hasPhotos`
+ * (the conditions of their partial indexes, PetFinding1795240152000 and PetPhotos1795240153000).
+ */
+const FIXED_FILTERS: Record<string, string> = {
+  ...Object.fromEntries(
+    GOOD_WITH.map((word) => [
+      `g${word.slice(0, 2)}`,
+      `profile -> 'environment' ->> '${word}' = 'true'`,
+    ]),
+  ),
+  ph: `photos::text <> '[]'`,
+};
+
+const ORDER_LABELS: Record<PetOrder['by'], string> = {
+  newest: 'new',
+  name: 'byname',
+  random: 'rnd',
+  distance: 'dist',
+};
+
+/** Within `near`'s radius: through the GiST index on `geo` (the ball's box), then the exact distance. */
+const within = (point: string, lat: string, lon: string, km: string) =>
+  `geo <@ geo_ball(${lat}, ${lon}, ${km}) AND cube_distance(geo, ${point}) <= geo_chord(${km})`;
+
+/**
+ * Near a point, in any order but the distance's: the pets in their order's index, each joined to
+ * its organisation by its primary key if that is within the radius (by the exact distance alone:
+ * given the ball's box too, the planner without statistics scans the GiST index for every pet). A
+ * lateral subquery kept apart (OFFSET 0), so that the organisation is looked up per pet. The FROM
+ * item names none of the pets' columns, so the filters' unqualified names stay the pets'.
+ */
+const nearPets = (point: string, km: string) =>
+  `pets CROSS JOIN LATERAL (
+     SELECT geo_distance_km(geo, ${point}) AS "distanceKm" FROM organizations
+      WHERE id = pets.organization_id AND cube_distance(geo, ${point}) <= geo_chord(${km})
+     OFFSET 0) AS "nearby"`;
+
+/**
+ * Nearest first: the organisations within the radius in the GiST index's distance order (`<->`,
+ * the chord, in the same order as the kilometres), then ids; for each, its pets in id order. The
+ * next page continues after the pet's organisation's place and the pet.
+ */
+function distanceStatement(
+  conditions: string[],
+  near: { point: string; lat: string; lon: string; km: string },
+  after: string | null,
+  limit: string,
+): string {
+  const { point, lat, lon, km } = near;
+  const organization = (k: string) => `(SELECT organization_id FROM pets WHERE id = ${k})`;
+  const keyset = after
+    ? `WHERE ("nearbyOrder", "nearbyId", id) > (
+         (SELECT geo <-> ${point} FROM organizations WHERE id = ${organization(after)}),
+         ${organization(after)}, ${after})`
+    : '';
+  return `SELECT "pet".*, "distanceKm" FROM (
+            SELECT id AS "nearbyId", geo <-> ${point} AS "nearbyOrder",
+                   geo_distance_km(geo, ${point}) AS "distanceKm"
+              FROM organizations WHERE ${within(point, lat, lon, km)}
+             ORDER BY geo <-> ${point} OFFSET 0) AS "nearby"
+          CROSS JOIN LATERAL (
+            SELECT ${COLUMNS} FROM pets
+             WHERE organization_id = "nearbyId" AND ${conditions.join(' AND ')}
+             ORDER BY id OFFSET 0) AS "pet"
+          ${keyset}
+          ORDER BY "nearbyOrder", "nearbyId", id LIMIT ${limit}`;
+}
+
+/**
+ * Each order's SQL: its ORDER BY, and the keyset after the pet `?` (its id; the pet's own sort
+ * key read from its row, which stays when it is deleted). Each has its index of live pets
+ * (PetOrders1795240154000), read in order from the start or from the pet after. The keyset is
+ * also a closed range of the sort key (the pet's, and the live pets' least or greatest): without
+ * statistics the planner takes an open range for a third of the table, and a sort of it for
+ * cheaper than the ordered index (as for the ids' pages, docs/adr/0050).
+ */
+const ORDERS: Record<string, { orderBy: string; after: string }> = {
+  new: {
+    orderBy: 'created_at DESC, id DESC',
+    after: `(created_at, id) < ((SELECT created_at FROM pets WHERE id = ?), ?)
+            AND created_at <= (SELECT created_at FROM pets WHERE id = ?)
+            AND created_at >= (SELECT min(created_at) FROM pets WHERE deleted_at IS NULL)`,
+  },
+  byname: {
+    orderBy: 'name, id',
+    after: `(name, id) > ((SELECT name FROM pets WHERE id = ?), ?)
+            AND name >= (SELECT name FROM pets WHERE id = ?)
+            AND name <= (SELECT max(name) FROM pets WHERE deleted_at IS NULL)`,
+  },
+};
+
+/**
+ * The shuffled order (`sort=random`): the pets by `hashint8(id)`, a fixed pseudo-random key of
+ * each id, starting at the seed's point ($start) and wrapping round to the lowest keys, then by
+ * id. Two ranges of one index, read one after the other; a page after a pet continues in the
+ * range that pet is in (its key is a function of its id: no look-up).
+ */
+function shuffledStatement(
+  { columns, from, conditions }: { columns: string; from: string; conditions: string[] },
+  start: string,
+  after: string | null,
+  limit: string,
+) {
+  const key = (id: string) => `hashint8(${id}::bigint)`;
+  // Closed ranges, for the planner without statistics (ORDERS).
+  const [wrapped, first] = [
+    `hashint8(id) < ${start} AND hashint8(id) >= -2147483648`,
+    `hashint8(id) >= ${start} AND hashint8(id) <= 2147483647`,
+  ];
+  // After a pet of the first range: the rest of it, then the whole second. After one of the
+  // second: nothing of the first (past its greatest key), the rest of the second.
+  const inFirst = after && `${key(after)} >= ${start}`;
+  const part = (range: string, keyset: string | null, n: number) => `(
+      SELECT ${columns}, ${n} AS "part", hashint8(id) AS "shuffle" FROM ${from}
+       WHERE ${[...conditions, range, ...(keyset ? [keyset] : [])].join(' AND ')}
+       ORDER BY hashint8(id), id LIMIT ${limit})`;
+  return `SELECT * FROM (${part(
+    first,
+    after &&
+      `(hashint8(id), id) > (CASE WHEN ${inFirst} THEN ${key(after)} ELSE 2147483647 END,
+                              CASE WHEN ${inFirst} THEN ${after}::bigint ELSE ${MAX_PET_ID} END)`,
+    1,
+  )} UNION ALL ${part(
+    wrapped,
+    after &&
+      `(hashint8(id), id) > (CASE WHEN ${inFirst} THEN -2147483648 ELSE ${key(after)} END,
+                              CASE WHEN ${inFirst} THEN 0 ELSE ${after}::bigint END)`,
+    2,
+  )}) AS "page" ORDER BY "part", "shuffle", id LIMIT ${limit}`;
+}
 
 function findingStatement(shape: string[]): Finding {
   const conditions = ['deleted_at IS NULL'];
   const takes: ((q: PetPageQuery) => unknown)[] = [];
+  const parameter = (take: (q: PetPageQuery) => unknown) => `$${takes.push(take)}`;
+  let order: string | undefined;
   for (const label of shape) {
-    const word = GOOD_WITH_LABELS[label];
-    if (word) {
-      conditions.push(`profile -> 'environment' ->> '${word}' = 'true'`);
+    const fixed = FIXED_FILTERS[label];
+    if (fixed) {
+      conditions.push(fixed);
+      continue;
+    }
+    if (label === 'k' || label === 'near') continue;
+    if (label === 'new' || label === 'byname' || label === 'rnd' || label === 'dist') {
+      order = label;
       continue;
     }
     const [condition, value] = FINDING_FILTERS[label];
-    takes.push(value);
-    const parameter = `$${takes.length}`;
-    conditions.push(condition.replaceAll('?1', parameter).replace('?', parameter));
+    const placeholder = parameter(value);
+    conditions.push(condition.replaceAll('?1', placeholder).replace('?', placeholder));
   }
-  conditions.push(`id > $${takes.length + 1} AND id <= ${MAX_PET_ID}`);
+  const continues = shape.includes('k');
+  const after = (q: PetPageQuery) => q.after;
+  // Near a point: the pets of the organisations within the radius, each with its distance.
+  let from = 'pets';
+  let columns = COLUMNS;
+  let near: { point: string; lat: string; lon: string; km: string } | undefined;
+  if (shape.includes('near')) {
+    const nearOf = (q: PetPageQuery) => q.finding!.near!;
+    const lat = `${parameter((q) => nearOf(q).point.lat)}::float8`;
+    const lon = `${parameter((q) => nearOf(q).point.lon)}::float8`;
+    const km = `${parameter((q) => nearOf(q).radiusKm)}::float8`;
+    near = { point: `geo_point(${lat}, ${lon})`, lat, lon, km };
+    from = nearPets(near.point, km);
+    columns = `${COLUMNS}, "distanceKm"`;
+  }
+  let text: string;
+  if (order === 'dist') {
+    const cursor = continues ? `${parameter(after)}::bigint` : null;
+    text = distanceStatement(
+      conditions,
+      near!,
+      cursor,
+      parameter((q) => q.limit),
+    );
+  } else if (order === 'rnd') {
+    const start = parameter((q) => (q.finding!.order as { start: number }).start);
+    const cursor = continues ? parameter(after) : null;
+    text = shuffledStatement(
+      { columns, from, conditions },
+      `${start}::int`,
+      cursor,
+      parameter((q) => q.limit),
+    );
+  } else if (order) {
+    const { orderBy, after: keyset } = ORDERS[order];
+    if (continues) {
+      const placeholder = parameter(after);
+      conditions.push(keyset.replaceAll('?', `${placeholder}::bigint`));
+    }
+    text = `SELECT ${columns} FROM ${from} WHERE ${conditions.join(' AND ')}
+            ORDER BY ${orderBy} LIMIT ${parameter((q) => q.limit)}`;
+  } else {
+    conditions.push(`id > ${parameter((q) => q.after ?? 0)} AND id <= ${MAX_PET_ID}`);
+    text = `SELECT ${columns} FROM ${from} WHERE ${conditions.join(' AND ')}
+            ORDER BY id LIMIT ${parameter((q) => q.limit)}`;
+  }
   return {
     statement: {
-      name: `pets_find_${shape.join('_')}`,
-      text: `SELECT ${COLUMNS} FROM pets WHERE ${conditions.join(' AND ')}
-             ORDER BY id LIMIT $${takes.length + 2}`,
+      name: statementName(shape),
+      text,
       // As a name search is: planned for its text each time.
       prepare: !shape.includes('nm'),
     },
-    values: (q) => [...takes.map((take) => take(q)), q.after ?? 0, q.limit],
+    values: (q) => takes.map((take) => take(q)),
   };
+}
+
+/**
+ * The statement's name, which says its shape: PostgreSQL keeps 63 bytes of a name, so a longer
+ * shape is named by a hash of it instead (two shapes must never share a name).
+ */
+function statementName(shape: string[]): string {
+  const name = `pets_find_${shape.join('_')}`;
+  return name.length <= 63
+    ? name
+    : `pets_find_${createHash('sha256').update(shape.join(',')).digest('hex').slice(0, 32)}`;
 }
 
 /** `text` as a LIKE pattern that matches it anywhere, every character literal. */

@@ -1,7 +1,9 @@
 import { Requester } from '../../common/requester';
+import { IdempotencyKeyReusedError } from '../../platform/idempotency/idempotency';
 import { InsufficientScopeError } from '../../common/scopes';
 import { FakeImageProcessor } from '../../../test/fakes/fake-image-processor';
 import { InMemoryEvents } from '../../../test/fakes/in-memory-events';
+import { InMemoryIdempotency } from '../../../test/fakes/in-memory-idempotency';
 import { InMemoryPhotoStorage } from '../../../test/fakes/in-memory-photo-storage';
 import { InMemoryPhotoRepository } from '../../../test/fakes/in-memory-photo.repository';
 import { InMemoryPhotographedPets } from '../../../test/fakes/in-memory-photographed-pets';
@@ -34,6 +36,7 @@ describe('the photos use cases', () => {
   let images: FakeImageProcessor;
   let storage: InMemoryPhotoStorage;
   let events: InMemoryEvents;
+  let idempotency: InMemoryIdempotency;
   let upload: UploadPhoto;
   let reorder: ReorderPhoto;
   let remove: DeletePhoto;
@@ -47,7 +50,8 @@ describe('the photos use cases', () => {
     storage = new InMemoryPhotoStorage();
     events = new InMemoryEvents();
     const transactions = photos.transactionsWith(events);
-    upload = new UploadPhoto(pets, photos, images, storage, events, transactions);
+    idempotency = new InMemoryIdempotency();
+    upload = new UploadPhoto(pets, photos, images, storage, events, transactions, idempotency);
     reorder = new ReorderPhoto(pets, photos, events, transactions);
     remove = new DeletePhoto(pets, photos, storage, events, transactions);
   });
@@ -55,7 +59,7 @@ describe('the photos use cases', () => {
   /** Uploads `count` photos of pet 1, then forgets their events. */
   const given = async (count: number) => {
     const added = [];
-    for (let i = 0; i < count; i++) added.push(await upload.execute(staff, 1, jpeg(i)));
+    for (let i = 0; i < count; i++) added.push((await upload.execute(staff, 1, jpeg(i))).photo);
     events.recorded.length = 0;
     return added;
   };
@@ -64,7 +68,7 @@ describe('the photos use cases', () => {
   describe('UploadPhoto', () => {
     it('stores the variants, records the photo last, and the pet.updated with its new version', async () => {
       await given(1);
-      const photo = await upload.execute(staff, 1, jpeg(1));
+      const { photo } = await upload.execute(staff, 1, jpeg(1));
       expect(photo).toMatchObject({ id: 2, petId: 1, position: 2, width: 1200, height: 800 });
       expect(Object.keys(photo.variants)).toEqual(['small', 'medium', 'large', 'full']);
       for (const key of Object.values(photo.variants)) expect(await storage.exists(key)).toBe(true);
@@ -73,9 +77,23 @@ describe('the photos use cases', () => {
       ]);
     });
 
+    it('stores one photo for retries under one Idempotency-Key, answering the first', async () => {
+      const key = { scope: 'key:1', key: 'upload-1' };
+      const first = await upload.execute(staff, 1, jpeg(3), key);
+      const retry = await upload.execute(staff, 1, jpeg(3), key);
+      expect(first.replayed).toBe(false);
+      expect(retry).toEqual({ photo: JSON.parse(JSON.stringify(first.photo)), replayed: true });
+      expect(photos.rows).toHaveLength(1);
+      expect(events.recorded).toHaveLength(1);
+      await expect(upload.execute(staff, 1, jpeg(4), key)).rejects.toThrow(
+        IdempotencyKeyReusedError,
+      );
+      expect(photos.rows).toHaveLength(1);
+    });
+
     it('stores a variant shared by several sizes once', async () => {
       images.size = { width: 250, height: 250 };
-      const photo = await upload.execute(staff, 1, jpeg());
+      const { photo } = await upload.execute(staff, 1, jpeg());
       expect(new Set(Object.values(photo.variants)).size).toBe(2);
       expect(storage.objects.size).toBe(2);
     });
@@ -218,8 +236,8 @@ describe('the photos use cases', () => {
     });
 
     it('keeps the bytes another photo still names', async () => {
-      const first = await upload.execute(staff, 1, jpeg(5));
-      const twin = await upload.execute(staff, 1, jpeg(5));
+      const { photo: first } = await upload.execute(staff, 1, jpeg(5));
+      const { photo: twin } = await upload.execute(staff, 1, jpeg(5));
       expect(twin.variants).toEqual(first.variants);
       await remove.execute(staff, 1, first.id);
       for (const key of Object.values(twin.variants)) expect(await storage.exists(key)).toBe(true);

@@ -1,9 +1,15 @@
+import { createHash } from 'node:crypto';
 import { PET_EVENTS } from '../../common/events/pet-events';
 import { Injectable } from '@nestjs/common';
 import { EventRecorder } from '../../common/events/event-recorder';
 import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
 import { Transactions } from '../../common/transactions';
+import {
+  ClientIdempotencyKey,
+  fingerprintOf,
+  Idempotency,
+} from '../../platform/idempotency/idempotency';
 import { checkUpload } from '../domain/image-rules';
 import { checkOwnership, MAX_PHOTOS_PER_PET, PetId, Photo } from '../domain/photo';
 import { PhotoLimitReachedError } from '../domain/photo.errors';
@@ -18,6 +24,12 @@ export interface PhotoUpload {
   readonly contentType: string | undefined;
 }
 
+export interface Upload {
+  readonly photo: Photo;
+  /** True when this answers a retry under the same Idempotency-Key: nothing new was stored. */
+  readonly replayed: boolean;
+}
+
 @Injectable()
 export class UploadPhoto {
   constructor(
@@ -27,6 +39,7 @@ export class UploadPhoto {
     private readonly storage: PhotoStorage,
     private readonly events: EventRecorder,
     private readonly transactions: Transactions,
+    private readonly idempotency: Idempotency,
   ) {}
 
   /**
@@ -34,8 +47,30 @@ export class UploadPhoto {
    * one more photo (409), then the costly part: decoding (400), the variants, stored before the
    * photo that names them is recorded, with its pet.updated, in one transaction.
    */
-  async execute(requester: Requester, petId: PetId, upload: PhotoUpload): Promise<Photo> {
+  async execute(
+    requester: Requester,
+    petId: PetId,
+    upload: PhotoUpload,
+    idempotencyKey?: ClientIdempotencyKey,
+  ): Promise<Upload> {
     checkScope(['pets:manage'], requester.scopes);
+    if (!idempotencyKey)
+      return { photo: await this.add(requester, petId, upload), replayed: false };
+    // Claimed apart from the upload's own transaction: decoding takes a while and must not hold a
+    // transaction (nor the embedded engine's one connection) open; a retry waits for the answer.
+    const fingerprint = fingerprintOf([
+      petId,
+      upload.contentType ?? null,
+      createHash('sha256').update(upload.bytes).digest('hex'),
+    ]);
+    const { value, replayed } = await this.idempotency.onceApart(
+      { ...idempotencyKey, fingerprint },
+      () => this.add(requester, petId, upload),
+    );
+    return { photo: value, replayed };
+  }
+
+  private async add(requester: Requester, petId: PetId, upload: PhotoUpload): Promise<Photo> {
     const format = checkUpload(upload.bytes, upload.contentType);
     // Refused before any pixel is decoded, when it can be told already; asked again below, under
     // the pet's lock, as another upload or a deletion may have come in between.

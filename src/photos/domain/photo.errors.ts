@@ -4,7 +4,7 @@ import { DomainError } from '../../common/domain-error';
 export class PetNotOwnedError extends DomainError {
   readonly code = 'not_found';
 
-  constructor(petId: number) {
+  constructor(petId: number | string) {
     super(`No pet with id ${petId}.`);
   }
 }

@@ -32,6 +32,7 @@ export const petPayloadJson = (alias: string): string =>
      'categoryId', ${alias}.category_id, 'status', ${alias}.status,
      'organizationId', ${alias}.organization_id,
      ${profileArguments(alias)},
+     'photos', ${alias}.photos,
      'version', ${alias}.version,
      'createdAt', ${sqlInstant(`${alias}.created_at`)},
      'updatedAt', ${sqlInstant(`${alias}.updated_at`)})`;

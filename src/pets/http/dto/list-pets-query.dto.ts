@@ -1,9 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString, registerDecorator } from 'class-validator';
 import { IsInt64Text } from '../../../platform/http/request/int64';
-import { PageQueryDto } from '../../../platform/http/request/page-query.dto';
+import { NearPageQueryDto } from '../../../platform/http/request/near-query.dto';
 import { IsCommaList } from '../../../platform/http/request/comma-list.validator';
+import { IsGivenOnlyWith } from '../../../platform/http/request/given-only-with.validator';
 import { IsSearchText } from '../../../platform/http/request/search-text.validator';
 import { IsText } from '../../../platform/http/request/text.validator';
 import { SEARCH_TEXT } from '../../../common/search-text';
@@ -41,12 +42,34 @@ const FlagFilter = (name: string, description: string) =>
     IsIn(['true', 'false'], { message: `${name} must be true or false` }),
   );
 
+/** `sort=distance` measures from `near`: without it there is nothing to measure from. */
+function IsDistanceWithNear(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isDistanceWithNear',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: 'sort=distance needs near, the point it measures from' },
+      validator: {
+        validate: (sort: unknown, args) =>
+          sort !== 'distance' || (args?.object as ListPetsQueryDto).near !== undefined,
+      },
+    });
+}
+
+/** The orders a listing takes (`sort`). */
+export const PET_SORTS = ['id', '-createdAt', 'name', 'random', 'distance'] as const;
+export type PetSort = (typeof PET_SORTS)[number];
+/** The greatest `seed`. */
+export const MAX_SEED = 2 ** 31 - 1;
+
 /**
  * `limit`, `after`, and the filters, which all combine: status, category and name (v1), and
  * v1.3's finding (CONTRACT.md "Animals worth adopting"): organisation, breed, age, sex, size, what
- * the animal is good with, house-training and special needs.
+ * the animal is good with, house-training, special needs, photos, and a point with a radius; and
+ * the order (`sort`, with `seed` for a shuffle).
  */
-export class ListPetsQueryDto extends PageQueryDto {
+export class ListPetsQueryDto extends NearPageQueryDto {
   @CommaListFilter('status', PET_STATUSES, 'Only animals of these availability statuses')
   status?: string;
 
@@ -118,4 +141,42 @@ export class ListPetsQueryDto extends PageQueryDto {
 
   @FlagFilter('specialNeeds', 'Only animals that have (true) or have not (false) special needs')
   specialNeeds?: string;
+
+  @ApiPropertyOptional({
+    description: 'Only animals with at least one photo (v1.3)',
+    type: 'string',
+    enum: ['true'],
+  })
+  @IsOptional()
+  @IsString({ message: 'hasPhotos must be given once' })
+  @IsIn(['true'], {
+    message: 'hasPhotos must be true (leave it out to have animals with photos or without)',
+  })
+  hasPhotos?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'The order (v1.3): `id` (the default), `-createdAt` (newest first), `name`, `random` (shuffled the same way on every page for one `seed`), or `distance` (nearest first, with `near`); ties go by id. `Link` carries it',
+    type: 'string',
+    enum: PET_SORTS,
+  })
+  @IsOptional()
+  @IsString({ message: 'sort must be given once' })
+  @IsIn(PET_SORTS, { message: `sort must be one of ${PET_SORTS.join(', ')}` })
+  @IsDistanceWithNear()
+  sort?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'With `sort=random`: which shuffle, an integer from 0 to 2147483647; the same seed gives the same order on every page. Left out, the service picks one, and `Link` carries it (v1.3)',
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    maximum: MAX_SEED,
+  })
+  @IsOptional()
+  @IsString({ message: 'seed must be given once' })
+  @IsInt64Text(0n, BigInt(MAX_SEED))
+  @IsGivenOnlyWith('sort', 'random')
+  seed?: string;
 }

@@ -1,5 +1,6 @@
-import { ApiProperty, ApiSchema, IntersectionType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema, IntersectionType } from '@nestjs/swagger';
 import { PetProfileDto } from './pet-profile.dto';
+import { PetPhoto } from '../../../common/pet-photo';
 import { PET_STATUSES, PetStatus } from '../../../common/pet-status';
 
 /** What names an animal and says whose it is. */
@@ -72,6 +73,34 @@ class PetVersionDto {
   updatedAt!: string;
 }
 
-/** An animal as returned: the specification's `Pet`, with its profile (v1.3). */
+/** What an adopter sees of an animal. */
+class PetPhotosDto {
+  @ApiProperty({
+    description:
+      'Read-only: its photos by `position`, the first the primary (`POST /v1/pets/{petId}/photos` adds one); `[]` when it has none',
+    type: 'array',
+    // The photos feature's schema, named rather than imported: no feature imports another.
+    items: { $ref: '#/components/schemas/Photo' },
+    maxItems: 12,
+    readOnly: true,
+  })
+  photos!: PetPhoto[];
+
+  @ApiPropertyOptional({
+    description:
+      "With `near` only: how far the animal's organisation is from the point, in kilometres (to 100 m)",
+    type: 'number',
+    readOnly: true,
+    example: 12.4,
+  })
+  distanceKm?: number;
+}
+
+/** An animal as returned: the specification's `Pet`, with its profile and photos (v1.3). */
 @ApiSchema({ name: 'Pet' })
-export class PetDto extends IntersectionType(PetIdentityDto, PetProfileDto, PetVersionDto) {}
+export class PetDto extends IntersectionType(
+  PetIdentityDto,
+  PetProfileDto,
+  PetPhotosDto,
+  PetVersionDto,
+) {}

@@ -15,8 +15,11 @@ const UNKNOWN = JSON.stringify({
   tags: [],
 });
 
-/** The row trigger of PetVersionsAndDeletion1795220300000, counting `compared` as a change. */
-const beforeUpdate = (compared: string) => `
+/**
+ * The row trigger of PetVersionsAndDeletion1795220300000, counting `compared` as a change (also
+ * PetPhotos1795240153000's, which counts one column more).
+ */
+export const beforeUpdate = (compared: string) => `
   CREATE OR REPLACE FUNCTION "pets_before_update"() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
     IF OLD."deleted_at" IS NOT NULL THEN

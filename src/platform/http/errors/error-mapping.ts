@@ -32,11 +32,13 @@ const DEFAULT_CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
 const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: {
     code: 'payload_too_large',
-    message: 'The request body is larger than 16 KiB.',
+    message:
+      'The request body is larger than the operation takes: 16 KiB of JSON, 10 MiB of image.',
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     code: 'unsupported_media_type',
-    message: 'The request body must be application/json.',
+    message:
+      'The request body must be application/json (or an image, where an operation takes one).',
   },
   FST_ERR_BAD_URL: {
     code: 'validation_failed',

@@ -14,6 +14,22 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
  */
 export const BODY_HARD_LIMIT_BYTES = 1024 * 1024;
 
+/** The image types an operation that takes an image (`@AcceptsImage()`) reads. */
+export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+/**
+ * Image bodies up to this size are read, for the operation to refuse what is over its own limit
+ * after authentication (the photos': 10 MiB); larger ones are cut off as they arrive.
+ */
+export const IMAGE_BODY_HARD_LIMIT_BYTES = 11 * 1024 * 1024;
+
+/** An image body as it arrived, for an operation that takes one: its bytes and declared type. */
+export class ImageBody {
+  constructor(
+    readonly bytes: Buffer,
+    readonly contentType: string | undefined,
+  ) {}
+}
+
 /**
  * A body that could not be accepted. Parsing never fails the request by itself: the failure
  * travels as the body and is raised when a handler asks for the body, so that the contract's
@@ -85,11 +101,18 @@ const unsupported = (request: FastifyRequest) =>
   new RejectedBody(
     new ApiError(
       'unsupported_media_type',
-      `The request body must be application/json, not ${request.headers['content-type'] ?? 'untyped'}.`,
+      `The request body must be ${
+        routeFactsOfRequest(request)?.acceptsImage
+          ? 'a JPEG, PNG or WebP image (image/jpeg, image/png or image/webp)'
+          : 'application/json'
+      }, not ${request.headers['content-type'] ?? 'untyped'}.`,
     ),
   );
 
-/** Replaces Fastify's body parsers with a JSON-only parser that defers its failures. */
+/**
+ * Replaces Fastify's body parsers with a JSON parser and an image parser (for the operations that
+ * take an image, and only them), each deferring its failures.
+ */
 export function installJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
@@ -99,13 +122,25 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
       const mergePatch = /^\s*application\/merge-patch\+json/i.test(
         request.headers['content-type'] ?? '',
       );
+      const facts = routeFactsOfRequest(request);
       done(
         null,
-        !mergePatch || routeFactsOfRequest(request)?.acceptsMergePatch
+        !facts?.acceptsImage && (!mergePatch || facts?.acceptsMergePatch)
           ? parseJson(String(body))
           : unsupported(request),
       );
     },
+  );
+  fastify.addContentTypeParser(
+    [...IMAGE_MEDIA_TYPES],
+    { parseAs: 'buffer', bodyLimit: IMAGE_BODY_HARD_LIMIT_BYTES },
+    (request, body, done) =>
+      done(
+        null,
+        routeFactsOfRequest(request)?.acceptsImage
+          ? new ImageBody(body as Buffer, request.headers['content-type'])
+          : unsupported(request),
+      ),
   );
   fastify.addContentTypeParser('*', (request, _payload, done) => done(null, unsupported(request)));
 }

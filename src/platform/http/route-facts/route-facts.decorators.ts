@@ -4,7 +4,8 @@ import { AllowAnonymous } from '@pet-adoption/api-keys';
 import { Scope } from '../../../common/scopes';
 import { ApiErrorResponses } from '../errors/api-error-responses.decorator';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { DECORATORS } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, DECORATORS } from '@nestjs/swagger';
+import { IMAGE_MEDIA_TYPES } from '../request/json-body';
 import {
   Deprecation,
   ROUTE_FACTS,
@@ -65,6 +66,17 @@ export const AnyValidKey = () => stating({ scopes: [] });
  * (RFC 7396): the body parser reads it as JSON, and the document lists both media types.
  */
 export const AcceptsMergePatch = () => stating({ acceptsMergePatch: true });
+
+/**
+ * The operation's body is an image, not JSON: the body parser reads `image/jpeg`, `image/png` and
+ * `image/webp` for it alone (`@ImageUpload()` hands it to the handler), and the document says so.
+ */
+export const AcceptsImage = () =>
+  applyDecorators(
+    stating({ acceptsImage: true }),
+    ApiConsumes(...IMAGE_MEDIA_TYPES),
+    ApiBody({ required: true, schema: { type: 'string', format: 'binary' } }),
+  );
 
 /**
  * A valid key's request is not counted against its rate limits (it reads its own budget, as

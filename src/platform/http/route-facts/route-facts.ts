@@ -27,6 +27,8 @@ export interface RouteFacts {
   scopes?: readonly Scope[];
   /** The body may also come as `application/merge-patch+json` (RFC 7396), read as JSON. */
   acceptsMergePatch?: boolean;
+  /** The body is an image (JPEG, PNG or WebP), read as bytes; JSON is refused. */
+  acceptsImage?: boolean;
   /**
    * A request with a valid key is not counted against the key's budget (it asks about that
    * budget itself); without a valid key the address pays, as on every route.
