@@ -47,7 +47,7 @@ const DEPRECATION_HEADERS = {
 };
 const instant = (column) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const COLUMNS = `id, name, category_id, status, organization_id, profile, version,
+const COLUMNS = `id, name, category_id, status, organization_id, profile, photos, version,
   ${instant('created_at')} AS created_at, ${instant('updated_at')} AS updated_at`;
 
 class Refusal {
@@ -89,9 +89,9 @@ const LIST_PARAMETERS = ['limit', 'after', 'status', 'categoryId', 'name'];
  * only v1's, which are all the benchmark sends (a v1.3 filter is refused here as unknown).
  */
 const LISTING_PARAMETERS = [
-  ...LIST_PARAMETERS,
+  ...['limit', 'after', 'near', 'radiusKm', 'status', 'categoryId', 'name'],
   ...['organizationId', 'breed', 'age', 'sex', 'size', 'goodWith', 'houseTrained'],
-  'specialNeeds',
+  ...['specialNeeds', 'hasPhotos', 'sort', 'seed'],
 ];
 const PET_FIELDS = ['name', 'categoryId', 'status'];
 /**
@@ -134,6 +134,7 @@ const toPet = (r) => ({
     cats: r.profile.environment.cats,
   },
   tags: r.profile.tags,
+  photos: r.photos,
   version: r.version,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -261,7 +262,7 @@ async function createPet(req, headers, key) {
              SELECT 'pet.created', 'pets', jsonb_build_object('id', id, 'name', name,
                       'categoryId', category_id, 'status', status,
                       'organizationId', organization_id) || profile || jsonb_build_object(
-                      'version', version, 'createdAt', created_at, 'updatedAt', updated_at),
+                      'photos', photos, 'version', version, 'createdAt', created_at, 'updatedAt', updated_at),
                     organization_id
                FROM pet
            )

@@ -40,6 +40,8 @@ const nodeOption = (argv) => stringOption(argv, 'node') ?? (process.env.BENCH_NO
  * --organizations: only the organisations' near page against a plain one (bench/results/organizations.json);
  * --finding: only v1.3's finding pages (every filter, alone and with a status) against a plain
  * page at --large-rows pets (bench/results/finding.json);
+ * --uploads: only a listing page idle and while 4 uploads of a 12-megapixel JPEG a second are
+ * processed, and the service's peak RSS (bench/results/uploads.json);
  * --unanalysed: only pages of 10,000 pets never analysed against the same after ANALYZE
  * (bench/results/unanalysed.json);
  * --fan-out: only createPet with 10,000 endpoints of another key subscribed against none
@@ -75,6 +77,7 @@ export function options(argv) {
     unanalysed: flag(argv, 'unanalysed', false),
     organizations: flag(argv, 'organizations', false),
     finding: flag(argv, 'finding', false),
+    uploads: flag(argv, 'uploads', false),
     webhookBacklog: flag(argv, 'webhook-backlog', smoke ? 300 : 100_000),
     smoke,
     command: `npm run bench -- ${argv.join(' ')}`.trim(),

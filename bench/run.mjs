@@ -30,6 +30,7 @@ import { measureHalfRate } from './scenarios/half-rate.mjs';
 import { measureOperations } from './scenarios/operations.mjs';
 import { measureOrganizations } from './scenarios/organizations.mjs';
 import { measureFinding } from './scenarios/finding.mjs';
+import { measureUploads } from './scenarios/uploads.mjs';
 import { measureScaleOut } from './scenarios/scale-out.mjs';
 import { measureSoak } from './scenarios/soak.mjs';
 import { measureStore } from './scenarios/store.mjs';
@@ -76,6 +77,8 @@ if (settings.unanalysed) await alone(measureUnanalysed, 'unanalysed');
 if (settings.organizations) await alone(measureOrganizations, 'organizations');
 // v1.3's finding pages against a plain page at --large-rows pets (docs/adr/0053).
 if (settings.finding) await alone(measureFinding, 'finding');
+// Listing pages while photos are uploaded and processed (docs/adr/0043).
+if (settings.uploads) await alone(measureUploads, 'uploads');
 
 /** The operations measured against the floor, with their requests. */
 function hotOperations(rows) {

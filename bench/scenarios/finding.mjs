@@ -8,7 +8,7 @@ import { summarize } from '../report.mjs';
 /** Each filter as a client sends it; with `&status=available` too. */
 export const FILTERS = [
   'status=available,pending',
-  'organizationId=1',
+  'organizationId=2',
   'breed=collie',
   'age=baby,young',
   'sex=female',
@@ -18,7 +18,17 @@ export const FILTERS = [
   'houseTrained=true',
   'specialNeeds=true',
   'age=senior&size=small&goodWith=cats',
+  'hasPhotos=true',
+  // The orders, and near a point (the seeded shelters spread over Great Britain).
+  'sort=-createdAt',
+  'sort=name',
+  'sort=random&seed=7',
+  'near=52.5,-1.5&radiusKm=100',
+  'near=52.5,-1.5&radiusKm=100&sort=distance',
 ];
+
+/** Shelters to spread the pets over, each at a place of Great Britain (50-55.5 N, 4.5 W-1.5 E). */
+const SHELTERS = 2_000;
 
 /**
  * The seeded pets' profiles, spread as a shelter's would be: four breeds (one in twenty a mix with
@@ -41,7 +51,24 @@ async function seedProfiles(client) {
          'cats', id % 7 = 0),
        'tags', '[]'::jsonb)`,
   );
+  // One pet in five with a photo (the projection the pets show; the photos' rows are not read).
+  await client.query(
+    `UPDATE pets SET photos = '[{"id":1,"position":1,"width":100,"height":100,"urls":{}}]'::json
+      WHERE id % 5 = 0`,
+  );
+  await client.query(
+    `INSERT INTO organizations (name, name_key, email, address_city, address_country, lat, lon)
+     SELECT 'Shelter ' || i, 'shelter ' || i, 's' || i || '@shelter.example', 'York', 'GB',
+            50 + (i * 7919 % 1000) / 1000.0 * 5.5, -4.5 + (i * 104729 % 1000) / 1000.0 * 6
+       FROM generate_series(1, $1::int) i`,
+    [SHELTERS],
+  );
+  await client.query(
+    `UPDATE pets SET organization_id = (SELECT min(id) FROM organizations WHERE name_key <> 'the pet store') + id % $1`,
+    [SHELTERS],
+  );
   await client.query('VACUUM ANALYZE pets');
+  await client.query('VACUUM ANALYZE organizations');
 }
 
 export async function measureFinding(bench) {
