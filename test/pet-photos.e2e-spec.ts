@@ -6,6 +6,8 @@ import sharp from 'sharp';
 import { apiClient, expectError, request } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 import { phoneJpeg, plain, pngWithAlpha, truncated } from './support/test-images';
+import { S3Peer, startS3Peer, withS3PeerCredentials } from './support/peers/s3-peer';
+import { PhotoStorage } from '../src/photos/application/photo-storage';
 
 const BASE = 'https://pets.example/v1';
 const ADMIN_TOKEN = 'pet-photos-suite-admin-token-0123456789abcdef';
@@ -282,5 +284,44 @@ describe('/v1/pets/{petId}/photos', () => {
     for (const value of ['false', 'yes', '']) {
       expectError(await staff.get(`/v1/pets?hasPhotos=${value}`), 400, 'validation_failed');
     }
+  });
+});
+
+describe('an animal’s photos kept in S3 and served from elsewhere (PHOTO_PUBLIC_BASE_URL)', () => {
+  let peer: S3Peer;
+  let t: TestApp;
+  const restoreEnv = withS3PeerCredentials();
+
+  beforeAll(async () => {
+    peer = await startS3Peer(['pet-photos-cdn']);
+    t = await startTestApp({
+      PHOTO_S3_BUCKET: 'pet-photos-cdn',
+      PHOTO_S3_ENDPOINT: peer.endpoint,
+      PHOTO_PUBLIC_BASE_URL: 'https://cdn.example/pets',
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await peer.close();
+    restoreEnv();
+  });
+
+  it('stores the images in the bucket and answers URLs at the public base, on the photo and on the animal', async () => {
+    const staff = apiClient(t.url, t.auth);
+    const pet = (await staff.post('/v1/pets').send({ name: 'Rex', categoryId: 1 }).expect(201))
+      .body as { id: number };
+    const photo = (
+      await staff
+        .post(`/v1/pets/${pet.id}/photos`)
+        .set('content-type', 'image/jpeg')
+        .send(await plain(400, 300).jpeg().toBuffer())
+        .expect(201)
+    ).body as Photo;
+    for (const url of Object.values(photo.urls)) {
+      const key = /^https:\/\/cdn\.example\/pets\/([0-9a-f]{64}\.jpg)$/.exec(url)?.[1];
+      expect(key).toBeDefined();
+      expect(await t.app.get(PhotoStorage).exists(key!)).toBe(true);
+    }
+    expect((await staff.get(`/v1/pets/${pet.id}`).expect(200)).body.photos).toEqual([photo]);
   });
 });

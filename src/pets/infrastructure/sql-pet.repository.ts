@@ -192,8 +192,10 @@ const nearPets = (point: string, km: string) =>
 
 /**
  * Nearest first: the organisations within the radius in the GiST index's distance order (`<->`,
- * the chord, in the same order as the kilometres), then ids; for each, its pets in id order. The
- * next page continues after the pet's organisation's place and the pet.
+ * the chord, in the same order as the kilometres), then ids; for each, its first pets in id order,
+ * at most a page of them (a page never needs more of one organisation), so that the sort of the
+ * page reads a page's length per nearby organisation rather than all their pets. The next page
+ * continues after the pet's organisation's place and the pet.
  */
 function distanceStatement(
   conditions: string[],
@@ -203,21 +205,25 @@ function distanceStatement(
 ): string {
   const { point, lat, lon, km } = near;
   const organization = (k: string) => `(SELECT organization_id FROM pets WHERE id = ${k})`;
-  const keyset = after
-    ? `WHERE ("nearbyOrder", "nearbyId", id) > (
-         (SELECT geo <-> ${point} FROM organizations WHERE id = ${organization(after)}),
-         ${organization(after)}, ${after})`
-    : '';
+  // After a pet: the organisations from its organisation's place on, and of that one only the
+  // pets after it. In the subqueries, so that each organisation's pets stop at a page's length.
+  const [organizationsFrom, petsFrom] = after
+    ? [
+        ` AND (geo <-> ${point}, id) >= (
+              (SELECT geo <-> ${point} FROM organizations WHERE id = ${organization(after)}),
+              ${organization(after)})`,
+        ` AND (organization_id <> ${organization(after)} OR id > ${after})`,
+      ]
+    : ['', ''];
   return `SELECT "pet".*, "distanceKm" FROM (
             SELECT id AS "nearbyId", geo <-> ${point} AS "nearbyOrder",
                    geo_distance_km(geo, ${point}) AS "distanceKm"
-              FROM organizations WHERE ${within(point, lat, lon, km)}
+              FROM organizations WHERE ${within(point, lat, lon, km)}${organizationsFrom}
              ORDER BY geo <-> ${point} OFFSET 0) AS "nearby"
           CROSS JOIN LATERAL (
             SELECT ${COLUMNS} FROM pets
-             WHERE organization_id = "nearbyId" AND ${conditions.join(' AND ')}
-             ORDER BY id OFFSET 0) AS "pet"
-          ${keyset}
+             WHERE organization_id = "nearbyId" AND ${conditions.join(' AND ')}${petsFrom}
+             ORDER BY id LIMIT ${limit}) AS "pet"
           ORDER BY "nearbyOrder", "nearbyId", id LIMIT ${limit}`;
 }
 
