@@ -12,11 +12,12 @@ import { summarize } from '../report.mjs';
 const UPLOADS_PER_SECOND = 4;
 
 /** Sends an upload every 1/UPLOADS_PER_SECOND s until stopped; counts the answers. */
-function uploader(service, headers, image, pets) {
+function uploader(service, headers, image, firstPet) {
   const counts = { created: 0, busy: 0, other: 0 };
   let sent = 0;
   const send = async () => {
-    const pet = 1 + (Math.floor(sent++ / 12) % pets);
+    // 12 photos a pet, the most it may have: the next pet after each twelve.
+    const pet = firstPet + Math.floor(sent++ / 12);
     try {
       const response = await fetch(`${service.url}/v1/pets/${pet}/photos`, {
         method: 'POST',
@@ -59,15 +60,12 @@ export async function measureUploads(bench) {
     const idle = [];
     const busy = [];
     const counts = { created: 0, busy: 0, other: 0 };
-    // Each round's uploads go to pets of their own: at most 12 photos a pet.
-    const pets = Math.max(
-      1,
-      Math.ceil((rounds * (bench.settings.seconds + 2) * UPLOADS_PER_SECOND) / 12),
-    );
+    // Each round's uploads go to pets of their own (the seeded pets are the bench key's).
+    const petsPerRound = Math.ceil(((bench.settings.seconds + 3) * UPLOADS_PER_SECOND) / 12) + 1;
     for (let round = 1; round <= rounds; round++) {
       log(`Uploads: round ${round}/${rounds}...`);
       idle.push(await bench.run(service, page));
-      const uploads = uploader(service, bench.auth, image, pets);
+      const uploads = uploader(service, bench.auth, image, 1 + (round - 1) * petsPerRound);
       // Uploads under way before the page is measured.
       await new Promise((resolve) => setTimeout(resolve, 1000));
       busy.push(await bench.run(service, page));
