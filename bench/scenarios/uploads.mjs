@@ -14,6 +14,7 @@ const UPLOADS_PER_SECOND = 4;
 /** Sends an upload every 1/UPLOADS_PER_SECOND s until stopped; counts the answers. */
 function uploader(service, headers, image, firstPet) {
   const counts = { created: 0, busy: 0, other: 0 };
+  const inFlight = new Set();
   let sent = 0;
   const send = async () => {
     // 12 photos a pet, the most it may have: the next pet after each twelve.
@@ -32,8 +33,17 @@ function uploader(service, headers, image, firstPet) {
       counts.other++;
     }
   };
-  const timer = setInterval(() => void send(), 1000 / UPLOADS_PER_SECOND);
-  return { counts, stop: () => clearInterval(timer) };
+  const timer = setInterval(() => {
+    const upload = send();
+    inFlight.add(upload);
+    void upload.finally(() => inFlight.delete(upload));
+  }, 1000 / UPLOADS_PER_SECOND);
+  // Stopped once every upload sent has been answered: the next idle run is idle.
+  const stop = async () => {
+    clearInterval(timer);
+    await Promise.all(inFlight);
+  };
+  return { counts, stop };
 }
 
 export async function measureUploads(bench) {
@@ -69,8 +79,8 @@ export async function measureUploads(bench) {
       // Uploads under way before the page is measured.
       await new Promise((resolve) => setTimeout(resolve, 1000));
       busy.push(await bench.run(service, page));
-      uploads.stop();
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await uploads.stop();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
       for (const key of Object.keys(counts)) counts[key] += uploads.counts[key];
     }
     const [quiet, loaded] = [summarize(idle), summarize(busy)];
