@@ -54,9 +54,6 @@ interface KnownKey {
  * - Concurrent look-ups of one key share one query; answers are remembered per request (the rate
  *   limiter and the guard both ask, the store is asked once).
  */
-/** How often `becomesKnown` looks again: a broadcast is heard between two looks. */
-const KNOWN_POLL_MS = 5;
-
 @Injectable()
 export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('ApiKeys');
@@ -70,6 +67,8 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   private readonly usedSinceFlush = new Set<string>();
   private readonly flushTimer: NodeJS.Timeout;
   private readonly existing = new KnownKeyHashes();
+  /** Who waits to hear of a key (`becomesKnown`): asked again whenever the known keys change. */
+  private readonly listening = new Set<() => void>();
   /** The store's instant of the last look at changed keys: the next asks for changes since. */
   private changesSeen: Date | null = null;
   private refreshTimer?: NodeJS.Timeout;
@@ -134,16 +133,28 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
    * traffic, so a valid new key is never refused for it (CONTRACT: known everywhere within
    * 100 ms); a guess waits that long and is refused as before, having cost no look-up.
    */
-  async becomesKnown(request: RequestWithHeaders, withinMs: number): Promise<boolean> {
+  becomesKnown(request: RequestWithHeaders, withinMs: number): Promise<boolean> {
     const credential = this.credentialOf(request);
-    if (credential.kind === 'refused') return false;
+    if (credential.kind === 'refused') return Promise.resolve(false);
     const known = () => this.existing.has(credential.hash, this.now());
-    const deadline = Date.now() + withinMs;
-    while (!known()) {
-      if (Date.now() >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, KNOWN_POLL_MS));
-    }
-    return true;
+    if (known()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const answer = (isKnown: boolean) => {
+        clearTimeout(timer);
+        this.listening.delete(hear);
+        resolve(isKnown);
+      };
+      const hear = () => {
+        if (known()) answer(true);
+      };
+      const timer = setTimeout(() => answer(known()), withinMs);
+      this.listening.add(hear);
+    });
+  }
+
+  /** The known keys changed: whoever waits for a key asks again. */
+  private heard(): void {
+    for (const hear of [...this.listening]) hear();
   }
 
   /**
@@ -184,6 +195,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
       const since = this.changesSeen && new Date(this.changesSeen.getTime() - CHANGES_LOOK_BACK_MS);
       const { keys, until } = await this.store.changedSince(since);
       for (const key of keys) this.learn(key);
+      this.heard();
       this.changesSeen = until;
       return;
     }
@@ -191,6 +203,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
     try {
       const { until } = await this.store.changedSince(null);
       this.existing.replace(await this.allSecrets());
+      this.heard();
       this.changesSeen ??= until;
     } catch (error) {
       this.existing.abandonLoad();
@@ -226,6 +239,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
     this.forget(keyId);
     for (const hash of ended) this.existing.remove(hash);
     for (const { hash, until } of secrets) this.existing.add(hash, until);
+    this.heard();
   }
 
   /** Remembers a key this instance has just issued or rolled, so its first use costs no look-up. */
@@ -236,6 +250,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
       this.rememberAnswer(hash, record, now);
       this.existing.add(hash, until);
     }
+    this.heard();
   }
 
   /**

@@ -172,6 +172,7 @@ const ORDER_LABELS: Record<PetOrder['by'], string> = {
   random: 'rnd',
   distance: 'dist',
 };
+const ORDER_LABEL_SET = new Set(Object.values(ORDER_LABELS));
 
 /** Within `near`'s radius: through the GiST index on `geo` (the ball's box), then the exact distance. */
 const within = (point: string, lat: string, lon: string, km: string) =>
@@ -302,7 +303,7 @@ function findingStatement(shape: string[]): Finding {
       continue;
     }
     if (label === 'k' || label === 'near') continue;
-    if (label === 'new' || label === 'byname' || label === 'rnd' || label === 'dist') {
+    if (ORDER_LABEL_SET.has(label)) {
       order = label;
       continue;
     }
