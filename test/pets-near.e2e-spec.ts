@@ -27,6 +27,8 @@ describe('GET /v1/pets?near=', () => {
     bath: { lat: 51.3811, lon: -2.359 }, // about 18 km
     cardiff: { lat: 51.4816, lon: -3.1791 }, // about 41 km
     london: { lat: 51.5072, lon: -0.1276 }, // about 171 km
+    // About 121 km: inside the box the index reads for 100 km, outside the radius.
+    bridgnorth: { lat: 52.5345, lon: -2.4203 },
     nowhere: null,
   };
   const animalsOf: Record<string, number[]> = {};
@@ -94,8 +96,12 @@ describe('GET /v1/pets?near=', () => {
     // 100 km by default: London (about 171 km) is out, and a shelter without a location never in.
     const byDefault = await follow('/v1/pets?near=51.4545,-2.5879&limit=100');
     expect(byDefault).toHaveLength(near.length);
+    const nearestFirst = await follow('/v1/pets?near=51.4545,-2.5879&sort=distance&limit=5');
+    expect(nearestFirst.map(({ id }) => id).sort((a, b) => a - b)).toEqual(
+      [...near].sort((a, b) => a - b),
+    );
     expect(await follow('/v1/pets?near=51.4545,-2.5879&radiusKm=200')).toHaveLength(
-      near.length + animalsOf.london.length,
+      near.length + animalsOf.london.length + animalsOf.bridgnorth.length,
     );
     // Without near, no distance.
     const [plain] = (await api.get('/v1/pets?limit=1').expect(200)).body;
