@@ -190,6 +190,29 @@ describe('/v1/organizations and /admin/organizations', () => {
       // Distances to the nearest 100 m, as the haversine formula gives them.
       expect(near.body[0].distanceKm).toBeCloseTo(haversineKm(51.4545, -2.5879, 51.45, -2.6), 1);
       expect(near.body[1].distanceKm).toBeCloseTo(haversineKm(51.3811, -2.359, 51.45, -2.6), 1);
+      // Without a name, the page is chosen from the location index alone (prepared): the same
+      // shelters, the same distances.
+      const unnamed: { id: number; distanceKm: number }[] = [];
+      for (
+        let path: string | undefined = '/v1/organizations?near=51.45,-2.6&radiusKm=30&limit=100';
+        path;
+      ) {
+        const page: { body: typeof unnamed; headers: Record<string, string> } = await reader
+          .get(path)
+          .expect(200);
+        unnamed.push(...page.body);
+        path = /<([^>]+)>; rel="next"/
+          .exec(page.headers.link ?? '')?.[1]
+          .replace(t.config.http.publicBaseUrl, '/v1');
+      }
+      const ours = new Set(
+        (await reader.get(`/v1/organizations?name=${tag}`)).body.map((o: { id: number }) => o.id),
+      );
+      expect(unnamed.filter(({ id }) => ours.has(id))).toEqual(
+        near.body.map(({ id, distanceKm }: { id: number; distanceKm: number }) =>
+          expect.objectContaining({ id, distanceKm }),
+        ),
+      );
       const all = await reader.get(`/v1/organizations?near=51.45,-2.6&name=${tag}`);
       expect(all.body).toHaveLength(2);
       const wide = await reader.get(`/v1/organizations?near=51.45,-2.6&radiusKm=500&name=${tag}`);
