@@ -79,6 +79,8 @@ if (settings.organizations) await alone(measureOrganizations, 'organizations');
 if (settings.finding) await alone(measureFinding, 'finding');
 // Listing pages while photos are uploaded and processed (docs/adr/0043).
 if (settings.uploads) await alone(measureUploads, 'uploads');
+// Deliveries: commit to receipt, their cost, a backlog drained under load (docs/adr/0031).
+if (settings.webhooks) await alone(measureWebhooks, 'webhooks');
 
 /** The operations measured against the floor, with their requests. */
 function hotOperations(rows) {
