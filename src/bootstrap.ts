@@ -17,6 +17,7 @@ import { installDeferredCounts } from './platform/http/conditional-read/conditio
 import { RouteFactHeaders } from './platform/http/route-facts/route-fact-headers';
 import { routeFactsOfRequest } from './platform/http/route-facts/route-facts';
 import { PlanThrottlerGuard } from '@pet-adoption/rate-limit';
+import { BackgroundPacing } from './platform/background/background-pacing';
 import { countDocumentationRequests } from './platform/http/routing/documentation-requests';
 import { RouteTable } from './platform/http/routing/route-table';
 import {
@@ -95,6 +96,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   installResponseHeaders(fastify, app.get(RouteFactHeaders));
   installDeferredCounts(fastify);
   app.get(RequestObserver).install(fastify);
+  app.get(BackgroundPacing).install(fastify);
   const routes = app.get(RouteTable);
   useRouteTable(fastify, routes);
   fastify.addHook('onRoute', (route) => {

@@ -1,4 +1,4 @@
-import { DeliveryFanOut } from '../src/webhooks/infrastructure/delivery-fan-out';
+import { DeliveryFanOut, MAX_DELIVERIES } from '../src/webhooks/infrastructure/delivery-fan-out';
 import { apiClient } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 import { eventually, WebhookReceiver } from './support/webhook-receiver';
@@ -93,6 +93,40 @@ describe('webhook fan-out after the write', () => {
     expect(new Set(deliveries.map(({ endpoint }) => endpoint)).size).toBe(1);
     const pets = deliveries.map(({ pet }) => pet);
     expect(pets).toEqual([...pets].sort((a, b) => a - b));
+  });
+
+  it('fans an event out to more endpoints than a statement makes over several, each endpoint once', async () => {
+    const endpoints = 2 * MAX_DELIVERIES + MAX_DELIVERIES / 2;
+    await addEndpoints(endpoints, ['pet.created']);
+    const writer = apiClient(t.url, t.auth);
+    for (const name of ['Rex', 'Fido']) {
+      await writer.post('/v1/pets').send({ name, categoryId: 1 }).expect(201);
+    }
+    await numbered();
+    const fanOut = t.app.get(DeliveryFanOut);
+    const made: number[] = [];
+    let before = 0;
+    while ((await fanOut.fanOut()) > 0) {
+      const now = await count('SELECT count(*) AS n FROM webhook_deliveries');
+      made.push(now - before);
+      before = now;
+    }
+    // No statement made more than its bound; every delivery was made, and only once.
+    expect(Math.max(...made)).toBe(MAX_DELIVERIES);
+    expect(made.reduce((a, b) => a + b)).toBe(2 * endpoints);
+    expect(made.length).toBeGreaterThanOrEqual(5);
+    expect(
+      await count(
+        'SELECT count(*) AS n FROM (SELECT DISTINCT event_id, endpoint_id FROM webhook_deliveries) d',
+      ),
+    ).toBe(2 * endpoints);
+    // In order: every delivery of the first event was made before any of the second.
+    const [{ interleaved }] = await t.dataSource.query(
+      `SELECT count(*)::int AS interleaved
+         FROM webhook_deliveries a JOIN webhook_deliveries b ON a.id < b.id
+        WHERE a.event_id > b.event_id`,
+    );
+    expect(interleaved).toBe(0);
   });
 
   it('delivers on its own, without the test, when it polls', async () => {

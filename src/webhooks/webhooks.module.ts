@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../platform/config/app-config';
 import { SqlStatements } from '../platform/database/sql-statements';
+import { BackgroundPacing } from '../platform/background/background-pacing';
+import { BackgroundModule } from '../platform/background/background.module';
 import { EventRecordingModule } from '../platform/event-log/event-recording.module';
 import { Feature } from '../platform/features/feature';
 import { HttpModule } from '../platform/http/http.module';
@@ -47,7 +49,13 @@ import { WebhookWorker } from './infrastructure/webhook-worker';
   },
 })
 @Module({
-  imports: [HttpModule, IdempotencyModule, EventRecordingModule, ObservabilityModule],
+  imports: [
+    HttpModule,
+    IdempotencyModule,
+    EventRecordingModule,
+    ObservabilityModule,
+    BackgroundModule,
+  ],
   controllers: [WebhookEndpointsController],
   providers: [
     CreateWebhookEndpoint,
@@ -95,14 +103,15 @@ import { WebhookWorker } from './infrastructure/webhook-worker';
     },
     {
       provide: WebhookWorker,
-      inject: [DeliveryQueue, DeliverWebhook, WebhookMetrics, AppConfig],
+      inject: [DeliveryQueue, DeliverWebhook, WebhookMetrics, BackgroundPacing, AppConfig],
       useFactory: (
         queue: DeliveryQueue,
         deliver: DeliverWebhook,
         metrics: WebhookMetrics,
+        pacing: BackgroundPacing,
         { webhooks }: AppConfig,
       ) =>
-        new WebhookWorker(queue, deliver, metrics, {
+        new WebhookWorker(queue, deliver, metrics, pacing, {
           concurrency: webhooks.concurrency,
           endpointConcurrency: webhooks.endpointConcurrency,
           pollIntervalMs: webhooks.pollIntervalMs,

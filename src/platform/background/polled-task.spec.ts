@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { BackgroundPacing } from './background-pacing';
 import { PolledTask } from './polled-task';
 
 class Steps extends PolledTask {
@@ -8,7 +9,7 @@ class Steps extends PolledTask {
     logger: Logger,
     private readonly interval = 60_000,
   ) {
-    super(logger, 'do the work');
+    super(logger, 'do the work', new BackgroundPacing());
   }
   protected async step(): Promise<boolean> {
     this.started.push(Date.now());
@@ -46,6 +47,23 @@ describe('PolledTask', () => {
     expect(task.started.length).toBeGreaterThanOrEqual(3);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn).toHaveBeenCalledWith('Could not do the work: down');
+  });
+
+  it('paces its steps: after a step that left more, a pause as long as it took', async () => {
+    class SlowSteps extends Steps {
+      protected override async step(): Promise<boolean> {
+        const more = await super.step();
+        await new Promise((r) => setTimeout(r, 40));
+        return more;
+      }
+    }
+    const task = new SlowSteps([true, true, false], new Logger('test'));
+    task.onApplicationBootstrap();
+    await until(() => task.started.length === 3);
+    await task.onApplicationShutdown();
+    // Each step took 40 ms and paused as long: 80 ms from one start to the next, not 40.
+    expect(task.started[1] - task.started[0]).toBeGreaterThanOrEqual(75);
+    expect(task.started[2] - task.started[1]).toBeGreaterThanOrEqual(75);
   });
 
   it('stops at shutdown without waiting out the interval', async () => {

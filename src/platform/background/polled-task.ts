@@ -1,10 +1,12 @@
 import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { BackgroundPacing } from './background-pacing';
 
 /**
- * Background work every instance runs from start to shutdown: a step, at once again while the
- * step says there is more, else after the interval. A failing step (an outage) is warned of at
- * most every 10 s, so that it does not flood the log, and tried again after the interval.
+ * Background work every instance runs from start to shutdown: a step, again once paced
+ * (BackgroundPacing, docs/adr/0056) while the step says there is more, else after the interval.
+ * A failing step (an outage) is warned of at most every 10 s, so that it does not flood the log,
+ * and tried again after the interval.
  */
 export abstract class PolledTask implements OnApplicationBootstrap, OnApplicationShutdown {
   private stopping = false;
@@ -16,10 +18,14 @@ export abstract class PolledTask implements OnApplicationBootstrap, OnApplicatio
   protected constructor(
     private readonly logger: Logger,
     private readonly failure: string,
+    private readonly pacing: BackgroundPacing,
   ) {}
 
-  /** One step of the work; true when more is waiting at once. */
-  protected abstract step(): Promise<boolean>;
+  /**
+   * One step of the work; true when more is waiting at once, 'heavy' when more is waiting and
+   * this step's work was heavy (BackgroundPacing).
+   */
+  protected abstract step(): Promise<boolean | 'heavy'>;
 
   /** The pause after a step that left nothing waiting. */
   protected abstract intervalMs(): number;
@@ -35,20 +41,22 @@ export abstract class PolledTask implements OnApplicationBootstrap, OnApplicatio
     await this.loop;
   }
 
-  /** Waits `ms`, or less when the task stops. */
-  protected async pause(ms: number): Promise<void> {
-    await sleep(ms, undefined, { signal: this.stop.signal }).catch(() => undefined);
-  }
-
   private async run(): Promise<void> {
     while (!this.stopping) {
-      let more = false;
+      const started = performance.now();
+      let more: boolean | 'heavy' = false;
       try {
         more = await this.step();
       } catch (error) {
         this.warn(`Could not ${this.failure}: ${(error as Error).message}`);
       }
-      if (!more) await this.pause(this.intervalMs());
+      if (more) {
+        const heavy = more === 'heavy';
+        await this.pacing.after(performance.now() - started, { heavy, signal: this.stop.signal });
+      } else
+        await sleep(this.intervalMs(), undefined, { signal: this.stop.signal }).catch(
+          () => undefined,
+        );
     }
   }
 

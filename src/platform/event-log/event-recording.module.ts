@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EventRecorder } from '../../common/events/event-recorder';
 import { Transactions } from '../../common/transactions';
+import { BackgroundModule } from '../background/background.module';
 import { EventPruner } from './event-pruner';
 import { EventSettler } from './event-settler';
 import { EventTypesCheck } from './event-types-check';
@@ -15,6 +16,7 @@ import { SqlTransactions } from './sql-transactions';
  * features' declared event types checked at start-up.
  */
 @Module({
+  imports: [BackgroundModule],
   providers: [
     { provide: EventRecorder, useClass: SqlEventRecorder },
     { provide: Transactions, useClass: SqlTransactions },

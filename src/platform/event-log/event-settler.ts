@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { nextEventNumbers, numberOfUuid, uuidOf } from '../../common/events/event-id';
+import { BackgroundPacing } from '../background/background-pacing';
 import { PolledTask } from '../background/polled-task';
 import { AppConfig } from '../config/app-config';
 import { SqlStatement, SqlStatements } from '../database/sql-statements';
@@ -53,8 +54,9 @@ export class EventSettler extends PolledTask {
   constructor(
     private readonly sql: SqlStatements,
     private readonly config: AppConfig,
+    pacing: BackgroundPacing,
   ) {
-    super(new Logger('Events'), 'settle events');
+    super(new Logger('Events'), 'settle events', pacing);
   }
 
   /** Numbers the settled events not numbered yet, a batch; returns how many it numbered. */

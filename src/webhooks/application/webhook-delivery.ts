@@ -54,6 +54,12 @@ export interface ClaimRequest {
   readonly heldByDestination: ReadonlyMap<string, number>;
 }
 
+/** What a claim took, and how much it read to choose: the endpoints with due deliveries. */
+export interface Claim {
+  readonly deliveries: ClaimedDelivery[];
+  readonly endpointsDue: number;
+}
+
 /**
  * Port: the deliveries waiting in PostgreSQL. Any number of instances claim from it at once; a
  * delivery is claimed by one at a time, for a lease, and taken over by another when the lease ends
@@ -68,7 +74,7 @@ export abstract class DeliveryQueue {
    * one more is the room kept for an owner that is not waiting yet. Owners take turns: each one's
    * next delivery is claimed before anyone's following one, the least served first.
    */
-  abstract claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
+  abstract claim(request: ClaimRequest): Promise<Claim>;
   /**
    * Records the attempt and what follows it; disables the endpoint when it answered 410 or has
    * failed everything since `disableAfterHours` ago. Nothing if the claim was taken over meanwhile.

@@ -1,33 +1,45 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { BackgroundPacing } from '../../platform/background/background-pacing';
 import { PolledTask } from '../../platform/background/polled-task';
 import { AppConfig } from '../../platform/config/app-config';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 
 /** Events fanned out per statement, at most: fewer after a failure (a statement timeout). */
 const MAX_BATCH = 100;
+/**
+ * Deliveries made per statement, at most: about 25 ms of one backend and half a megabyte of WAL,
+ * so that a writer's commit never waits behind a long one (docs/adr/0056).
+ */
+export const MAX_DELIVERIES = 1_000;
 
 /**
- * The next numbered events after the last one fanned out, each to the endpoints that get it, and
- * the progress moved past them: one statement, so the deliveries and the progress commit together.
- * The progress row is taken FOR UPDATE SKIP LOCKED: one instance at a time fans out, the others
- * find nothing to take. Who gets an event is the v1.3 rule (FanOutToOrganizationStaff1795230500000,
- * whose trigger this replaces): an endpoint subscribed to its type (or `*`), enabled, whose key is
- * live and may read it as the feed's visibility rule says; a ping goes to its one endpoint. It is
- * checked again when each attempt is sent.
+ * The next deliveries after the last one made, and the progress moved past them: one statement,
+ * so the deliveries and the progress commit together. The progress is an event and, when the
+ * event was fanned out partly, the last endpoint it was fanned out to: the next numbered events
+ * are taken ($1 at most, the one fanned out partly first) and each is matched with the endpoints
+ * that get it, in (event, endpoint) order, $2 at most. When $2 were made, the progress stops
+ * after the last; else it moves past the batch. The progress row is taken FOR UPDATE SKIP
+ * LOCKED: one instance at a time fans out, the others find nothing to take. Who gets an event is
+ * the v1.3 rule (FanOutToOrganizationStaff1795230500000, whose trigger this replaces): an
+ * endpoint subscribed to its type (or `*`), enabled, whose key is live and may read it as the
+ * feed's visibility rule says; a ping goes to its one endpoint. It is checked again when each
+ * attempt is sent.
  */
 const FAN_OUT: SqlStatement = {
   name: 'webhook_deliveries_fan_out',
   text: `WITH "progress" AS (
-           SELECT after_event FROM webhook_fan_out FOR UPDATE SKIP LOCKED
+           SELECT after_event, after_endpoint FROM webhook_fan_out FOR UPDATE SKIP LOCKED
          ), "batch" AS (
            SELECT e.id, e.public_id, e.type, e.readers, e.read_scope, e.owner_scope, e.staff_scope,
                   e.owner_key_id, e.organization_id, e.data
-             FROM "progress" p JOIN events e ON e.public_id > p.after_event
+             FROM "progress" p JOIN events e
+               ON e.public_id > p.after_event
+               OR (e.public_id = p.after_event AND p.after_endpoint IS NOT NULL)
             ORDER BY e.public_id LIMIT $1
-         ), "delivered" AS (
-           INSERT INTO webhook_deliveries (event_id, endpoint_id)
-           SELECT e.id, w.id
+         ), "due" AS (
+           SELECT e.id AS event_id, e.public_id, w.id AS endpoint_id
              FROM "batch" e
+             CROSS JOIN "progress" p
              JOIN webhook_endpoints w ON
                   CASE e.readers
                     WHEN 'endpoint' THEN w.id = (e.data->>'endpointId')::bigint
@@ -36,20 +48,36 @@ const FAN_OUT: SqlStatement = {
                   END
              JOIN api_keys k ON k.id = w.owner_key_id AND k.revoked_at IS NULL
                             AND (k.expires_at IS NULL OR k.expires_at > now())
-            WHERE e.readers = 'endpoint'
+            WHERE (e.public_id > p.after_event OR w.id > p.after_endpoint)
+              AND (e.readers = 'endpoint'
                OR (e.readers = 'everyone' AND e.read_scope = ANY (k.scopes))
                OR (e.readers = 'owned'
                    AND ((e.staff_scope = ANY (k.scopes) AND k.organization_id = e.organization_id)
-                     OR (e.owner_key_id = w.owner_key_id AND e.owner_scope = ANY (k.scopes))))
+                     OR (e.owner_key_id = w.owner_key_id AND e.owner_scope = ANY (k.scopes)))))
             ORDER BY e.public_id, w.id
+            LIMIT $2
               FOR KEY SHARE OF w
+         ), "delivered" AS (
+           INSERT INTO webhook_deliveries (event_id, endpoint_id)
+           SELECT event_id, endpoint_id FROM "due" ORDER BY public_id, endpoint_id
            RETURNING 1
+         ), "last" AS (
+           SELECT public_id, endpoint_id FROM "due" ORDER BY public_id DESC, endpoint_id DESC LIMIT 1
+         ), "full" AS (
+           SELECT (SELECT count(*) FROM "due") = $2 AS "full"
          ), "moved" AS (
            UPDATE webhook_fan_out
-              SET after_event = (SELECT public_id FROM "batch" ORDER BY public_id DESC LIMIT 1)
+              SET after_event = CASE WHEN (SELECT "full" FROM "full")
+                                  THEN (SELECT public_id FROM "last")
+                                  ELSE (SELECT public_id FROM "batch" ORDER BY public_id DESC LIMIT 1)
+                                END,
+                  after_endpoint = CASE WHEN (SELECT "full" FROM "full")
+                                     THEN (SELECT endpoint_id FROM "last")
+                                   END
             WHERE EXISTS (SELECT 1 FROM "batch")
          )
          SELECT (SELECT count(*) FROM "batch")::int AS "events",
+                (SELECT count(DISTINCT public_id) FROM "due")::int AS "reached",
                 (SELECT count(*) FROM "delivered")::int AS "deliveries",
                 EXISTS (SELECT 1 FROM webhook_fan_out) AS "started"`,
 };
@@ -66,8 +94,8 @@ const START: SqlStatement = {
 /**
  * Turns the event log into deliveries (docs/adr/0048), outside every writer's transaction: a
  * write costs the same whatever endpoints other keys have, and the work of fanning an event out
- * to many endpoints falls here, in the background. Every instance runs it, every
- * WEBHOOK_POLL_INTERVAL_MS while there is nothing to do, at once again while there is.
+ * to many endpoints falls here, in the background, in short statements, paced (docs/adr/0056).
+ * Every instance runs it, every WEBHOOK_POLL_INTERVAL_MS while there is nothing to do.
  */
 @Injectable()
 export class DeliveryFanOut extends PolledTask {
@@ -76,23 +104,37 @@ export class DeliveryFanOut extends PolledTask {
   constructor(
     private readonly sql: SqlStatements,
     private readonly config: AppConfig,
+    pacing: BackgroundPacing,
   ) {
-    super(new Logger('Webhooks'), 'fan events out to webhook endpoints');
+    super(new Logger('Webhooks'), 'fan events out to webhook endpoints', pacing);
   }
 
-  /** Fans out the next batch of events; returns how many events it took. */
+  /**
+   * Makes the next deliveries, MAX_DELIVERIES at most; returns how many events it took (the
+   * last, or the only one, perhaps partly).
+   */
   async fanOut(): Promise<number> {
+    return (await this.nextStatement()).events;
+  }
+
+  private async nextStatement(): Promise<{ events: number; full: boolean }> {
     try {
-      const [{ events, started }] = await this.sql.query<{ events: number; started: boolean }>(
-        FAN_OUT,
-        [this.batch],
-      );
+      const [{ events, reached, deliveries, started }] = await this.sql.query<{
+        events: number;
+        reached: number;
+        deliveries: number;
+        started: boolean;
+      }>(FAN_OUT, [this.batch, MAX_DELIVERIES]);
       if (!started) {
         await this.sql.query(START, []);
-        return this.fanOut();
+        return this.nextStatement();
       }
-      if (events === this.batch) this.batch = Math.min(MAX_BATCH, this.batch * 2);
-      return events;
+      // Full: the next statement takes as many events as this one reached (the deliveries of
+      // the events after those were matched for nothing); else, more events each time.
+      const full = deliveries === MAX_DELIVERIES;
+      if (full) this.batch = Math.max(1, reached);
+      else if (events === this.batch) this.batch = Math.min(MAX_BATCH, this.batch * 2);
+      return { events, full };
     } catch (error) {
       // Too many deliveries for one statement (many endpoints each): fewer events next time.
       this.batch = Math.max(1, Math.floor(this.batch / 2));
@@ -100,13 +142,10 @@ export class DeliveryFanOut extends PolledTask {
     }
   }
 
-  protected async step(): Promise<boolean> {
-    const started = performance.now();
-    const events = await this.fanOut();
-    // Background work yields to requests: after a batch, as long a pause as it took, so that
-    // fanning out to many endpoints holds at most half of one database backend's time.
-    if (events > 0) await this.pause(performance.now() - started);
-    return events > 0;
+  /** A full statement is heavy: an event to very many endpoints (docs/adr/0056). */
+  protected async step(): Promise<boolean | 'heavy'> {
+    const { events, full } = await this.nextStatement();
+    return full ? 'heavy' : events > 0;
   }
 
   protected intervalMs(): number {

@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { eventIdOf, numberOfUuid } from '../../common/events/event-id';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { AttemptDecision, AttemptResult } from '../domain/delivery';
-import { ClaimedDelivery, ClaimRequest, DeliveryQueue } from '../application/webhook-delivery';
+import {
+  Claim,
+  ClaimedDelivery,
+  ClaimRequest,
+  DeliveryQueue,
+} from '../application/webhook-delivery';
 
 /**
  * Where an endpoint's attempts go: its URL's authority (host and port), lower case. Two
@@ -101,7 +106,8 @@ const CLAIM: SqlStatement = {
              FROM "claimed" WHERE d.id = "claimed".id
            RETURNING d.id, d.attempts, d.step, d.endpoint_id, d.event_id
          )
-         SELECT l.id, l.attempts AS "attempt", l.step, w.id AS "endpointId", w.url,
+         SELECT (SELECT count(*) FROM "due")::int AS "endpointsDue",
+                l.id, l.attempts AS "attempt", l.step, w.id AS "endpointId", w.url,
                 ${DESTINATION} AS "destination", w.owner_key_id AS "owner",
                 CASE WHEN k.revoked_at IS NULL AND NOT coalesce(k.expires_at <= now(), false)
                      THEN k.scopes ELSE '{}' END AS "ownerScopes",
@@ -181,6 +187,7 @@ const LOCK_ENDPOINT: SqlStatement = {
 const numberOrNull = (id: string | null) => (id === null ? null : Number(id));
 
 interface ClaimRow {
+  endpointsDue: number;
   id: string;
   attempt: number;
   step: number;
@@ -209,8 +216,9 @@ export class SqlDeliveryQueue extends DeliveryQueue {
     super();
   }
 
-  async claim(request: ClaimRequest) {
-    if ((await this.sql.query(ANY_DUE, [])).length === 0) return [];
+  async claim(request: ClaimRequest): Promise<Claim> {
+    if ((await this.sql.query(ANY_DUE, [])).length === 0)
+      return { deliveries: [], endpointsDue: 0 };
     const { heldByOwner, heldByDestination } = request;
     const rows = await this.sql.query<ClaimRow>(CLAIM, [
       request.limit,
@@ -223,7 +231,7 @@ export class SqlDeliveryQueue extends DeliveryQueue {
       [...heldByDestination.values()],
       request.concurrency,
     ]);
-    return rows.map((row): ClaimedDelivery => {
+    const deliveries = rows.map((row): ClaimedDelivery => {
       return {
         id: Number(row.id),
         attempt: row.attempt,
@@ -247,6 +255,8 @@ export class SqlDeliveryQueue extends DeliveryQueue {
         },
       };
     });
+    // Read when something was claimed; a claim that took nothing leaves the worker idle anyway.
+    return { deliveries, endpointsDue: rows[0]?.endpointsDue ?? 0 };
   }
 
   async complete(

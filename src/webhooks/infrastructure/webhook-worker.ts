@@ -1,9 +1,17 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { BackgroundPacing } from '../../platform/background/background-pacing';
 import { DeliverWebhook } from '../application/deliver-webhook.use-case';
 import { ClaimedDelivery, DeliveryQueue } from '../application/webhook-delivery';
 import { EndpointId } from '../domain/webhook-endpoint';
 import { WebhookMetrics } from './webhook-metrics';
+
+/**
+ * A claim that chose among this many endpoints with due deliveries, or more, is heavy: the next
+ * waits for a moment without requests too (docs/adr/0056). Thousands of endpoints with a backlog
+ * are one key's or a few keys' very many endpoints; the usual claim reads a handful.
+ */
+const HEAVY_CLAIM_ENDPOINTS = 1_000;
 
 export interface WorkerLimits {
   /** Attempts this instance holds at once (under way or waiting for their endpoint). */
@@ -20,7 +28,7 @@ export interface WorkerLimits {
  * endpoint at its cap is left out of the next claims; and each claim is told what the instance
  * holds per owner key and per destination, so that neither holds more than its fair share of
  * the instance (docs/adr/0047): a key whose receivers hang, or a host that hangs, holds only its
- * share, and the others' deliveries go on.
+ * share, and the others' deliveries go on. Claims are paced as background work (docs/adr/0056).
  */
 @Injectable()
 export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -35,6 +43,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   private readonly heldByOwner = new Map<string, number>();
   private readonly heldByDestination = new Map<string, number>();
   private stopping = false;
+  private readonly stopped = new AbortController();
   private loop?: Promise<void>;
   private readonly attempts = new Set<Promise<void>>();
   /** Wakes the loop early: room was made, or the worker is stopping. */
@@ -48,11 +57,14 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
    */
   private roomMade = false;
   private lastWarning = 0;
+  /** How long the last claim took, when it ended and whether it was heavy: the next is paced. */
+  private lastClaim?: { took: number; endedAt: number; heavy: boolean };
 
   constructor(
     private readonly queue: DeliveryQueue,
     private readonly deliver: DeliverWebhook,
     private readonly metrics: WebhookMetrics,
+    private readonly pacing: BackgroundPacing,
     private readonly limits: WorkerLimits,
   ) {}
 
@@ -62,6 +74,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    this.stopped.abort();
     this.wake?.();
     await this.loop;
     // Attempts under way end within the timeout; those waiting are taken over after the lease.
@@ -74,18 +87,30 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
       const room = this.limits.concurrency - this.held;
       let claimed: ClaimedDelivery[] = [];
       if (room > 0) {
+        // Claiming is background work: paced, however the worker came to claim again (an
+        // attempt that ended wakes it at once).
+        if (this.lastClaim) {
+          const { took, endedAt, heavy } = this.lastClaim;
+          await this.pacing.after(took, { heavy, signal: this.stopped.signal, endedAt });
+          if (this.stopping) break;
+        }
+        const started = performance.now();
+        let endpointsDue = 0;
         try {
-          claimed = await this.queue.claim({
+          ({ deliveries: claimed, endpointsDue } = await this.queue.claim({
             limit: room,
             perEndpoint: this.limits.endpointConcurrency,
             busy: this.busy(),
             concurrency: this.limits.concurrency,
             heldByOwner: this.heldByOwner,
             heldByDestination: this.heldByDestination,
-          });
+          }));
         } catch (error) {
           this.warn(`Could not claim webhook deliveries: ${(error as Error).message}`);
         }
+        const endedAt = performance.now();
+        const heavy = endpointsDue >= HEAVY_CLAIM_ENDPOINTS;
+        this.lastClaim = { took: endedAt - started, endedAt, heavy };
       }
       for (const delivery of claimed) this.hold(delivery);
       const full = this.held >= this.limits.concurrency;
