@@ -3,9 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The fan-out's progress can stop within an event (docs/adr/0056): a statement makes at most a
  * bounded number of deliveries, so an event to 10,000 endpoints is fanned out over several, each
- * short, in turns of the instance's background budget. `after_endpoint` is the last endpoint the
- * event `after_event` was fanned out to; NULL when it was fanned out to all of them (every row
- * until now).
+ * short and paced. `after_endpoint` is the last endpoint the event `after_event` was fanned out
+ * to; NULL when it was fanned out to all of them (every row until now).
  */
 export class FanOutBoundedInDeliveries1795240156000 implements MigrationInterface {
   name = 'FanOutBoundedInDeliveries1795240156000';
