@@ -1,7 +1,7 @@
 import { apiClient, expectError, Response } from './support/http';
 import { runClusterNodes } from './support/run-redis';
 import { startTestApp, TestApp } from './support/test-app';
-import { awayFromMinuteEnd, expectExactAdmission } from './support/windows';
+import { awayFromMinuteEnd, EXACT_ADMISSION_ENV, expectExactAdmission } from './support/windows';
 
 // A test may first wait up to 10 s for the next minute window (awayFromMinuteEnd): Jest's
 // default 5 s would fail it whenever it starts near the end of a minute.
@@ -243,7 +243,9 @@ describe('exactness', () => {
   it(title, async () => {
     const prefix = `pet-adoption-exactness:${process.pid}:${Date.now()}:`;
     const instances = await Promise.all(
-      Array.from({ length: shared ? 2 : 1 }, () => startTestApp({ REDIS_KEY_PREFIX: prefix })),
+      Array.from({ length: shared ? 2 : 1 }, () =>
+        startTestApp({ ...EXACT_ADMISSION_ENV, REDIS_KEY_PREFIX: prefix }),
+      ),
     );
     try {
       if (shared) expect(instances[0].config.rateLimit.redis?.kind).toBe(shape);

@@ -2,7 +2,7 @@ import { Cluster } from 'ioredis';
 import { apiClient, expectError, request, Response } from './support/http';
 import { RedisCluster } from './support/peers/redis-cluster';
 import { startTestApp, TestApp } from './support/test-app';
-import { awayFromMinuteEnd, expectExactAdmission } from './support/windows';
+import { awayFromMinuteEnd, EXACT_ADMISSION_ENV, expectExactAdmission } from './support/windows';
 import { describeWithPeer } from './support/peers/optional-peers';
 
 // Starting the cluster takes a few seconds; a test may first wait for the next minute window.
@@ -26,6 +26,7 @@ describeWithPeer('redis-server and redis-cli', 'on a Redis Cluster', () => {
     instances = await Promise.all(
       [0, 1].map(() =>
         startTestApp({
+          ...EXACT_ADMISSION_ENV,
           REDIS_CLUSTER_NODES: cluster.nodes,
           REDIS_KEY_PREFIX: prefix,
           ADMIN_TOKEN,

@@ -25,7 +25,14 @@ describe('/v1/store: no key hoards the animals', () => {
 
   beforeAll(async () => {
     // Two instances on one database; orders placed hold their pet for 2 s, swept every 200 ms.
-    const env = { ADMIN_TOKEN, ORDER_HOLD_SECONDS: '2', ORDER_SWEEP_INTERVAL_MS: '200' };
+    // 24 placements at once open up to 20 connections: on a loaded machine (CI on two cores)
+    // one may take more than the default second to open, a 503 unrelated to the caps.
+    const env = {
+      ADMIN_TOKEN,
+      ORDER_HOLD_SECONDS: '2',
+      ORDER_SWEEP_INTERVAL_MS: '200',
+      DATABASE_CONNECT_TIMEOUT_MS: '5000',
+    };
     [a, b] = await Promise.all([startTestApp(env), startTestApp(env)]);
     shelter = apiClient(
       a.url,

@@ -12,8 +12,16 @@ export async function awayFromMinuteEnd(seconds = 5): Promise<void> {
 }
 
 /**
- * Three rounds of 300 concurrent requests on one key of limit 40, spread over `instances`: every
- * round, exactly 40 are admitted and the others refused.
+ * What the instances given to expectExactAdmission are started with. Its 300 requests and two
+ * instances share one process: on a loaded machine a reply from Redis can come later than the
+ * default 2 s, and a late reply answers that request 503 though Redis may have counted it
+ * (docs/adr/0024). That is lateness, which redis-saturation tests, not exactness.
+ */
+export const EXACT_ADMISSION_ENV = { REDIS_COMMAND_TIMEOUT_MS: '10000' };
+
+/**
+ * Three rounds of 300 concurrent requests on one key of limit 40, spread over `instances`
+ * (started with EXACT_ADMISSION_ENV): every round, exactly 40 are admitted and the others refused.
  */
 export async function expectExactAdmission(instances: TestApp[]): Promise<void> {
   for (let round = 0; round < 3; round++) {
@@ -27,8 +35,9 @@ export async function expectExactAdmission(instances: TestApp[]): Promise<void> 
         apiClient(instances[i % instances.length].url, auth).get('/v1/pets?limit=1'),
       ),
     );
-    const statuses = responses.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(limit);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(300 - limit);
+    // Counted by status, so that a failure shows every answer there was.
+    const byStatus: Record<number, number> = {};
+    for (const { status } of responses) byStatus[status] = (byStatus[status] ?? 0) + 1;
+    expect(byStatus).toEqual({ 200: limit, 429: 300 - limit });
   }
 }
