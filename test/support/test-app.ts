@@ -6,6 +6,7 @@ import { AppModule } from '../../src/app.module';
 import { configureApp, createFastifyAdapter } from '../../src/bootstrap';
 import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
 import { redisKeyPrefix } from './confinement';
+import { openApps, startingApp } from './open-apps';
 import { portToListenOn } from './peers/processes';
 import { redisEnv } from './run-redis';
 import { DEFAULT_SCOPES } from '../../src/common/scopes';
@@ -40,9 +41,16 @@ let instances = 0;
  * Every instance counts rate limits under its own Redis prefix unless `env` shares one.
  * `override` may replace providers (a port's fake, such as a host resolver).
  */
-export async function startTestApp(
+export function startTestApp(
   env: Record<string, string> = {},
   override: (builder: TestingModuleBuilder) => TestingModuleBuilder = (builder) => builder,
+): Promise<TestApp> {
+  return startingApp(bootTestApp(env, override));
+}
+
+async function bootTestApp(
+  env: Record<string, string>,
+  override: (builder: TestingModuleBuilder) => TestingModuleBuilder,
 ): Promise<TestApp> {
   const config = loadConfig({
     ...process.env,
@@ -60,6 +68,13 @@ export async function startTestApp(
     // Start-up logs wait for the app's own logger (configureApp), as in production.
     { bodyParser: false, bufferLogs: true },
   );
+  // Once, however often it is asked for: by the spec and by the file's clean-up.
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    openApps.delete(close);
+    return (closing ??= app.close());
+  };
+  openApps.add(close);
   await configureApp(app);
   await app.listen(await portToListenOn(), '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
@@ -82,7 +97,7 @@ export async function startTestApp(
     auth: (await issueKey({ organizationId: '1', scopes: [...DEFAULT_SCOPES, 'pets:manage'] }))
       .auth,
     issueKey,
-    close: () => app.close(),
+    close,
   };
 }
 
