@@ -1,4 +1,8 @@
-import { DeliveryFanOut, MAX_DELIVERIES } from '../src/webhooks/infrastructure/delivery-fan-out';
+import {
+  DeliveryFanOut,
+  FAN_OUT,
+  MAX_DELIVERIES,
+} from '../src/webhooks/infrastructure/delivery-fan-out';
 import { apiClient } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 import { eventually, WebhookReceiver } from './support/webhook-receiver';
@@ -127,6 +131,38 @@ describe('webhook fan-out after the write', () => {
         WHERE a.event_id > b.event_id`,
     );
     expect(interleaved).toBe(0);
+  });
+
+  it('reads the log from where it stopped, not from its first event', async () => {
+    await t.dataSource.query(
+      `INSERT INTO events (type, readers, read_scope, organization_id, data)
+       SELECT 'pet.updated', 'everyone', 'pets:read', 1, '{}' FROM generate_series(1, 3000)`,
+    );
+    await numbered();
+    const fanOut = t.app.get(DeliveryFanOut);
+    while ((await fanOut.fanOut()) > 0);
+    // The statement of a fan-out with nothing left to do (it changes nothing), as the instance
+    // sends it every poll.
+    const [
+      {
+        'QUERY PLAN': [plan],
+      },
+    ] = await t.dataSource.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${FAN_OUT.text}`, [
+      100,
+      MAX_DELIVERIES,
+    ]);
+    interface Node {
+      'Relation Name'?: string;
+      'Actual Rows': number;
+      'Actual Loops': number;
+      Plans?: Node[];
+    }
+    const nodes = (node: Node): Node[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+    const eventsRead = nodes(plan.Plan)
+      .filter((node) => node['Relation Name'] === 'events')
+      .reduce((rows, node) => rows + node['Actual Rows'] * node['Actual Loops'], 0);
+    // The last event fanned out, at most: the 3,000 before it are behind the progress.
+    expect(eventsRead).toBeLessThanOrEqual(1);
   });
 
   it('delivers on its own, without the test, when it polls', async () => {

@@ -24,9 +24,12 @@ export const MAX_DELIVERIES = 1_000;
  * the v1.3 rule (FanOutToOrganizationStaff1795230500000, whose trigger this replaces): an
  * endpoint subscribed to its type (or `*`), enabled, whose key is live and may read it as the
  * feed's visibility rule says; a ping goes to its one endpoint. It is checked again when each
- * attempt is sent.
+ * attempt is sent. The batch starts at the progress as a bound of the events' index (a value the
+ * statement knows before it reads an event): as a join condition, an OR the index cannot take,
+ * every statement read the whole log from its first event, 0.2 s at 70,000 events, and more as
+ * it grows.
  */
-const FAN_OUT: SqlStatement = {
+export const FAN_OUT: SqlStatement = {
   name: 'webhook_deliveries_fan_out',
   text: `WITH "progress" AS (
            SELECT after_event, after_endpoint FROM webhook_fan_out FOR UPDATE SKIP LOCKED
@@ -34,8 +37,8 @@ const FAN_OUT: SqlStatement = {
            SELECT e.id, e.public_id, e.type, e.readers, e.read_scope, e.owner_scope, e.staff_scope,
                   e.owner_key_id, e.organization_id, e.data
              FROM "progress" p JOIN events e
-               ON e.public_id > p.after_event
-               OR (e.public_id = p.after_event AND p.after_endpoint IS NOT NULL)
+               ON e.public_id >= (SELECT after_event FROM "progress")
+              AND (e.public_id > p.after_event OR p.after_endpoint IS NOT NULL)
             ORDER BY e.public_id LIMIT $1
          ), "due" AS (
            SELECT e.id AS event_id, e.public_id, w.id AS endpoint_id
