@@ -386,7 +386,7 @@ function webhooksMarkdown(w) {
       `p50 ${c.p50} ms, p95 ${c.p95} ms, p99 ${c.p99} ms, max ${c.max} ms (${c.fannedOut.toLocaleString('en')} fanned out, ${c.distinct.toLocaleString('en')} received, ${c.duplicates} twice, ${c.unmatched} not matched to a change). ` +
       `The service's CPU per delivery: ${w.deliveryCpuMs} ms in those rounds, about ${b.deliveryCpuMs} ms in the drain below (PostgreSQL's backends about ${b.deliveryPostgresUs} µs).`,
     '',
-    `Backlog: ${b.deliveries.toLocaleString('en')} deliveries queued in one transaction (${b.insertSeconds} s), ${b.delivered.toLocaleString('en')} received in ${b.drainSeconds} s of draining (${b.deliveriesPerSecond} a second; ${b.duplicates} twice; at the end ${states}), ` +
+    `Backlog: ${b.deliveries.toLocaleString('en')} deliveries, of events inserted in one transaction (${b.insertSeconds} s) that the worker fanned out (${(b.fannedOut ?? 0).toLocaleString('en')} made), ${b.delivered.toLocaleString('en')} received in ${b.drainSeconds} s of draining (${b.deliveriesPerSecond} a second; ${b.duplicates} twice; at the end ${states}), ` +
       `while \`${w.reads.operation}\` ran at ${w.listRate} req/s throughout, in ${b.windows} windows of ${b.windowSeconds} s that took turns, the worker paused (the receiver holding its answers) and then draining, over ${b.elapsedSeconds} s. ` +
       `That load's p99 (each response's own time): ${w.reads.draining.p99} ms over ${w.reads.draining.requests.toLocaleString('en')} reads while draining, ${w.reads.paused.p99} ms over ${w.reads.paused.requests.toLocaleString('en')} while paused (${w.reads.p99Ratio}×), ` +
       `${w.reads.beforeRaw.p99} ms over ${w.reads.beforeRaw.requests.toLocaleString('en')} before the backlog (${w.reads.p99RatioToBefore}×). ` +

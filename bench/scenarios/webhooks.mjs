@@ -297,13 +297,13 @@ export async function measureWebhooks(bench) {
   }
   delays.sort((a, b) => a - b);
 
-  // Part 3: the backlog. Made by the statement the service's event recorder runs
-  // (src/platform/event-log/sql-event-recorder.ts), in bulk: rows inserted into `events` fire the
-  // same fan-out trigger as a change's do, so each event gets one pending delivery per subscribed
-  // endpoint in the one transaction, as the worker would find them after any burst of changes;
-  // the payload is the service's own SQL for a pet's events. What it leaves out is the tens of
-  // thousands of requests that would record them one by one, which take longer than the drain and
-  // change nothing the worker then does; the request path is what the rounds above measure.
+  // Part 3: the backlog. Its events are inserted in bulk with the columns the service's event
+  // recorder writes for a pet.updated (src/platform/event-log/sql-event-recorder.ts) and the
+  // service's own payload SQL for a pet; the worker then turns them into deliveries, one per
+  // subscribed endpoint (docs/adr/0048, bounded and paced by 0056), and delivers them, as it would
+  // after any burst of changes. What it leaves out is the tens of thousands of requests that would
+  // record them one by one, which take longer than the drain and change nothing the worker then
+  // does; the request path is what the rounds above measure.
   const events = Math.ceil(webhookBacklog / ENDPOINTS);
   const { petPayloadJson } = require('../../dist/src/platform/event-log/pet-payload.sql.js');
   const endpoints = await subscribe();
@@ -329,19 +329,17 @@ export async function measureWebhooks(bench) {
   await ask(receiver, 'hold');
   const insertStarted = Date.now();
   await db.client.query(
-    `INSERT INTO events (type, readers, data)
-     SELECT 'pet.updated', 'pets', ${petPayloadJson('p')}
+    `INSERT INTO events (type, readers, read_scope, organization_id, data)
+     SELECT 'pet.updated', 'everyone', 'pets:read', p.organization_id, ${petPayloadJson('p')}
        FROM generate_series(1, $1::int) i JOIN pets p ON p.id = 1 + (i - 1) % $2::int
       ORDER BY i`,
     [events, pets],
   );
   const backlogCommitted = Date.now();
-  const [{ count: backlog }] = (
-    await db.client.query(
-      'SELECT count(*)::int AS count FROM webhook_deliveries WHERE endpoint_id = ANY ($1)',
-      [endpoints],
-    )
-  ).rows;
+  // Every endpoint is subscribed to every event its key may read, and the key reads pets: the
+  // deliveries the worker is to make. Counted from the table, they were none at this moment
+  // since 0048, and the drain waited for none.
+  const backlog = events * ENDPOINTS;
   // The read load runs on until the backlog has drained, in windows that take turns: in one the
   // receiver holds its answers, so that the worker, every endpoint at its cap, delivers nothing,
   // and in the next the worker drains. The read load's p99 in the windows of draining against
@@ -377,6 +375,13 @@ export async function measureWebhooks(bench) {
   const postgresDuringNs = (await postgres.stop()).backends;
   const drain = await drained;
   await alternating;
+  // The deliveries the worker made of the backlog's events, whatever became of them.
+  const [{ count: fannedOut }] = (
+    await db.client.query(
+      'SELECT count(*)::int AS count FROM webhook_deliveries WHERE endpoint_id = ANY ($1)',
+      [endpoints],
+    )
+  ).rows;
   const states = Object.fromEntries(
     (
       await db.client.query(
@@ -455,6 +460,7 @@ export async function measureWebhooks(bench) {
     },
     backlog: {
       deliveries: backlog,
+      fannedOut,
       insertSeconds: fixed((backlogCommitted - insertStarted) / 1000, 1),
       delivered: drain.distinct,
       duplicates: drain.received - drain.distinct,
