@@ -2,6 +2,7 @@ import { SCOPES } from '../src/common/scopes';
 import { SqlStatements } from '../src/platform/database/sql-statements';
 import { freshDatabase, FreshDatabase } from './support/fresh-database';
 import { apiClient } from './support/http';
+import { nodesOf, PlanNode } from './support/query-plans';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -13,13 +14,6 @@ import { startTestApp, TestApp } from './support/test-app';
  * filter, and explained with the values it sent.
  */
 jest.setTimeout(180_000);
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
 
 /** A plan as one line per node, indented: what a failure shows. */
 const outline = (node: PlanNode, depth = 0): string =>
@@ -37,11 +31,6 @@ const LOADED = [
   'webhook_deliveries',
   'webhook_attempts',
 ] as const;
-
-/** The nodes of a plan, depth first. */
-function nodesOf(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-}
 
 const isLoaded = (node: PlanNode) =>
   (LOADED as readonly string[]).includes(node['Relation Name'] ?? '');

@@ -4,6 +4,7 @@ import {
   MAX_DELIVERIES,
 } from '../src/webhooks/infrastructure/delivery-fan-out';
 import { apiClient } from './support/http';
+import { nodesOf, PlanNode } from './support/query-plans';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 import { eventually, WebhookReceiver } from './support/webhook-receiver';
 
@@ -151,16 +152,9 @@ describe('webhook fan-out after the write', () => {
       100,
       MAX_DELIVERIES,
     ]);
-    interface Node {
-      'Relation Name'?: string;
-      'Actual Rows': number;
-      'Actual Loops': number;
-      Plans?: Node[];
-    }
-    const nodes = (node: Node): Node[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
-    const eventsRead = nodes(plan.Plan)
+    const eventsRead = nodesOf(plan.Plan as PlanNode)
       .filter((node) => node['Relation Name'] === 'events')
-      .reduce((rows, node) => rows + node['Actual Rows'] * node['Actual Loops'], 0);
+      .reduce((rows, node) => rows + node['Actual Rows']! * node['Actual Loops']!, 0);
     // The last event fanned out, at most: the 3,000 before it are behind the progress.
     expect(eventsRead).toBeLessThanOrEqual(1);
   });
