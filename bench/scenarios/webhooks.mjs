@@ -140,6 +140,14 @@ export async function measureWebhooks(bench) {
   const unsubscribe = async (ids) => {
     for (const id of ids) await api('DELETE', `/v1/webhook-endpoints/${id}`, undefined, 204);
   };
+  /** The deliveries the fan-out has made to these endpoints, whatever became of them. */
+  const deliveriesOf = async (ids) => {
+    const { rows } = await db.client.query(
+      'SELECT count(*)::int AS count FROM webhook_deliveries WHERE endpoint_id = ANY ($1)',
+      [ids],
+    );
+    return rows[0].count;
+  };
 
   // The commit time of each change: the bench's clock when the 201 of its request arrived. The
   // commit is before that and the answer's way back is all that lies between, so commit-to-receipt
@@ -237,22 +245,15 @@ export async function measureWebhooks(bench) {
       ...atPlaceRate(secondsOf),
       // Every answer has come: every order's deliveries are in the table, to be received.
       settle: async () => {
-        const [{ count }] = (
-          await db.client.query(
-            'SELECT count(*)::int AS count FROM webhook_deliveries WHERE endpoint_id = ANY ($1)',
-            [endpoints],
-          )
-        ).rows;
-        counts = await deliveriesReceived(receiver, count, ROUND_DELIVERIES_TIMEOUT_MS);
+        counts = await deliveriesReceived(
+          receiver,
+          await deliveriesOf(endpoints),
+          ROUND_DELIVERIES_TIMEOUT_MS,
+        );
       },
     });
     const { receipts } = await ask(receiver, 'receipts');
-    const [{ count: fannedOut }] = (
-      await db.client.query(
-        'SELECT count(*)::int AS count FROM webhook_deliveries WHERE endpoint_id = ANY ($1)',
-        [endpoints],
-      )
-    ).rows;
+    const fannedOut = await deliveriesOf(endpoints);
     await unsubscribe(endpoints);
     const delays = [];
     let unmatched = 0;
@@ -376,12 +377,7 @@ export async function measureWebhooks(bench) {
   const drain = await drained;
   await alternating;
   // The deliveries the worker made of the backlog's events, whatever became of them.
-  const [{ count: fannedOut }] = (
-    await db.client.query(
-      'SELECT count(*)::int AS count FROM webhook_deliveries WHERE endpoint_id = ANY ($1)',
-      [endpoints],
-    )
-  ).rows;
+  const fannedOut = await deliveriesOf(endpoints);
   const states = Object.fromEntries(
     (
       await db.client.query(
