@@ -22,12 +22,12 @@ describe('round trips per request', () => {
   let redisCommands: string[];
 
   /**
-   * The background jobs' statements, not the requests': last use, the known keys' refresh (every
-   * two seconds: the store's instant, then the keys changed since), the pruning of idempotency
-   * keys and of events (each at a random moment of its ten minutes), the webhooks' poll.
+   * The background jobs' statements, not the requests': the pruning of idempotency keys and of
+   * events (each at a random moment of its ten minutes), the webhooks' poll. (The keys' last use
+   * and the known keys' refresh are stopped below.)
    */
   const background = (text: string) =>
-    /^(UPDATE "api_keys"|SELECT "key"\."id" AS id, "key"\."hash" AS hash,|SELECT now\(\) AS now$|DELETE FROM (idempotency_keys WHERE ctid|events WHERE id) IN |SELECT 1 FROM webhook_deliveries)/.test(
+    /^(DELETE FROM (idempotency_keys WHERE ctid|events WHERE id) IN |SELECT 1 FROM webhook_deliveries)/.test(
       text,
     );
 
@@ -41,8 +41,11 @@ describe('round trips per request', () => {
     await resetDatabase(t.dataSource);
     await api.post('/v1/pets').send({ name: 'Rex', categoryId: 1 }).expect(201);
     // The key's look-up stays trusted for the whole file, however slow the machine: the
-    // authenticator's clock stands still from here.
+    // authenticator's clock stands still from here, and its refresh of the known keys is stopped.
+    // A refresh re-learns every key changed in its look-back (ours was issued moments ago), and a
+    // key re-learned is looked up again on its next use: a statement no request asked for.
     const authenticator = t.app.get(ApiKeyAuthenticator);
+    await authenticator.onModuleDestroy();
     const now = authenticator.now();
     authenticator.now = () => now;
   });
