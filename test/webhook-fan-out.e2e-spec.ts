@@ -3,6 +3,7 @@ import {
   FAN_OUT,
   MAX_DELIVERIES,
 } from '../src/webhooks/infrastructure/delivery-fan-out';
+import { WebhookWorker } from '../src/webhooks/infrastructure/webhook-worker';
 import { apiClient } from './support/http';
 import { nodesOf, PlanNode } from './support/query-plans';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
@@ -25,8 +26,11 @@ describe('webhook fan-out after the write', () => {
       WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
       EVENT_SETTLE_INTERVAL_MS: '20',
     });
-    // This instance fans out only when a test says so, below.
+    // This instance fans out only when a test says so, below, and delivers nothing: its worker's
+    // attempts and completions would take the pool's connections from the tests' own statements
+    // (the last test delivers, on an instance of its own).
     await t.app.get(DeliveryFanOut).onApplicationShutdown();
+    await t.app.get(WebhookWorker).onApplicationShutdown();
     listenerId = (await t.issueKey({ scopes: ['pets:read', 'webhooks:manage'] })).id;
   });
   beforeEach(async () => {
