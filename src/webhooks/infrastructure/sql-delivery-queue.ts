@@ -30,20 +30,38 @@ const DESTINATION = `lower(split_part(split_part(w.url, '://', 2), '/', 1))`;
  * skipped. A claim is a lease: `next_attempt_at` moves $4 seconds ahead, so a delivery whose
  * instance died mid-attempt is due again, for another, when the lease ends. `attempts` counts the
  * claim and fences its completion: a completion after a takeover changes nothing.
+ *
+ * Its plan needs no statistics (docs/adr/0050): the plan PostgreSQL keeps for it is made on the
+ * tables as the service started, small, and may never be remade. So every read of the deliveries
+ * is an index probe that no plan can turn into a scan of the backlog: the endpoints with pending
+ * deliveries are found by skipping through the due index, one probe each ("pending_endpoints"),
+ * and the claimed rows are locked by id, one probe each. An endpoint's candidates are numbered
+ * in ROWS mode: in the default RANGE mode row_number reads every delivery due at the same instant
+ * as the last one taken, and a fan-out gives an endpoint thousands of those.
  */
-const CLAIM: SqlStatement = {
+export const CLAIM: SqlStatement = {
   name: 'webhook_deliveries_claim',
-  text: `WITH "held_by_owner" AS (
+  text: `WITH RECURSIVE "held_by_owner" AS (
            SELECT * FROM unnest($5::bigint[], $6::int[]) AS h(owner, held)
          ), "held_by_destination" AS (
            SELECT * FROM unnest($7::text[], $8::int[]) AS h(destination, held)
+         ), "pending_endpoints" AS (
+           (SELECT endpoint_id, next_attempt_at FROM webhook_deliveries
+             WHERE state = 'pending' ORDER BY endpoint_id, next_attempt_at LIMIT 1)
+           UNION ALL
+           SELECT n.endpoint_id, n.next_attempt_at
+             FROM "pending_endpoints" p
+             CROSS JOIN LATERAL (
+               SELECT endpoint_id, next_attempt_at FROM webhook_deliveries
+                WHERE state = 'pending' AND endpoint_id > p.endpoint_id
+                ORDER BY endpoint_id, next_attempt_at LIMIT 1
+             ) n
          ), "due" AS (
            SELECT w.id, w.owner_key_id AS owner, ${DESTINATION} AS destination, random() AS turn
-             FROM webhook_endpoints w
-            WHERE w.enabled AND NOT (w.id = ANY ($3::bigint[]))
-              AND EXISTS (
-                SELECT 1 FROM webhook_deliveries
-                 WHERE endpoint_id = w.id AND state = 'pending' AND next_attempt_at <= now())
+             FROM "pending_endpoints" p
+             JOIN webhook_endpoints w ON w.id = p.endpoint_id
+            WHERE p.next_attempt_at <= now()
+              AND w.enabled AND NOT (w.id = ANY ($3::bigint[]))
          ), "shares" AS (
            SELECT greatest(1, $9 / (1 + (SELECT count(*) FROM (
                     SELECT owner FROM "due" UNION SELECT owner FROM "held_by_owner") o)))
@@ -76,7 +94,8 @@ const CLAIM: SqlStatement = {
                     PARTITION BY e.owner ORDER BY d.rank, e.turn) AS owner_turn
              FROM "endpoints" e
              CROSS JOIN LATERAL (
-               SELECT id, row_number() OVER (ORDER BY next_attempt_at) AS rank
+               SELECT id,
+                      row_number() OVER (ORDER BY next_attempt_at ROWS UNBOUNDED PRECEDING) AS rank
                  FROM webhook_deliveries
                 WHERE endpoint_id = e.id AND state = 'pending' AND next_attempt_at <= now()
                 ORDER BY next_attempt_at LIMIT $2
@@ -95,10 +114,13 @@ const CLAIM: SqlStatement = {
             ORDER BY t.owner_turn, t.turn
             LIMIT $1
          ), "claimed" AS (
-           SELECT d.id FROM webhook_deliveries d
-            WHERE d.id IN (SELECT id FROM "picked")
-              AND d.state = 'pending' AND d.next_attempt_at <= now()
-              FOR UPDATE SKIP LOCKED
+           SELECT d.id
+             FROM "picked" p
+             CROSS JOIN LATERAL (
+               SELECT id FROM webhook_deliveries
+                WHERE id = p.id AND state = 'pending' AND next_attempt_at <= now()
+                  FOR UPDATE SKIP LOCKED
+             ) d
          ), "leased" AS (
            UPDATE webhook_deliveries d
               SET attempts = d.attempts + 1, step = d.step + 1,
