@@ -44,11 +44,12 @@ describe('webhook fan-out after the write', () => {
    * Endpoints of the listening key, written by SQL: more than a key's cap (docs/adr/0047), as
    * many keys with a few each would have.
    */
-  const addEndpoints = (count: number, events: string[] = ['*']) =>
+  const addEndpoints = (count: number, events: string[] = ['*']): Promise<{ id: string }[]> =>
     t.dataSource.query(
       `INSERT INTO webhook_endpoints (owner_key_id, url, events, secret)
        SELECT $1, $2 || '/' || n, $3, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
-         FROM generate_series(1, $4) AS n`,
+         FROM generate_series(1, $4) AS n
+       RETURNING id::text AS id`,
       [listenerId, receiver.url, events, count],
     );
   const count = async (sql: string) => Number((await t.dataSource.query(sql))[0].n);
@@ -102,6 +103,20 @@ describe('webhook fan-out after the write', () => {
     expect(new Set(deliveries.map(({ endpoint }) => endpoint)).size).toBe(1);
     const pets = deliveries.map(({ pet }) => pet);
     expect(pets).toEqual([...pets].sort((a, b) => a - b));
+  });
+
+  it('fans an event out to no endpoint created after it, however late the fan-out comes', async () => {
+    const [before] = await addEndpoints(1, ['pet.created']);
+    const writer = apiClient(t.url, t.auth);
+    await writer.post('/v1/pets').send({ name: 'Rex', categoryId: 1 }).expect(201);
+    await numbered();
+    // Created after the change committed, before the fan-out read it.
+    await addEndpoints(2, ['pet.created']);
+    expect(await t.app.get(DeliveryFanOut).fanOut()).toBe(1);
+    const deliveries: { endpoint: string }[] = await t.dataSource.query(
+      'SELECT endpoint_id::text AS endpoint FROM webhook_deliveries',
+    );
+    expect(deliveries).toEqual([{ endpoint: before.id }]);
   });
 
   it('fans an event out to more endpoints than a statement makes over several, each endpoint once', async () => {

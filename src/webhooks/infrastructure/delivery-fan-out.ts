@@ -22,12 +22,14 @@ export const MAX_DELIVERIES = 1_000;
  * after the last; else it moves past the batch. The progress row is taken FOR UPDATE SKIP
  * LOCKED: one instance at a time fans out, the others find nothing to take. Who gets an event is
  * the v1.3 rule (FanOutToOrganizationStaff1795230500000, whose trigger this replaces): an
- * endpoint subscribed to its type (or `*`), enabled, whose key is live and may read it as the
- * feed's visibility rule says; a ping goes to its one endpoint. It is checked again when each
- * attempt is sent. The batch starts at the progress as a bound of the events' index (a value the
- * statement knows before it reads an event): as a join condition, an OR the index cannot take,
- * every statement read the whole log from its first event, 0.2 s at 70,000 events, and more as
- * it grows.
+ * endpoint subscribed to its type (or `*`), enabled, created no later than the event (by the
+ * database's clock at the start of each one's transaction: as when the writer's transaction made
+ * the deliveries, an endpoint created after a change does not get it, however late the fan-out
+ * comes to it), whose key is live and may read it as the feed's visibility rule says; a ping goes
+ * to its one endpoint. It is checked again when each attempt is sent. The batch starts at the
+ * progress as a bound of the events' index (a value the statement knows before it reads an
+ * event): as a join condition, an OR the index cannot take, every statement read the whole log
+ * from its first event, 0.2 s at 70,000 events, and more as it grows.
  */
 export const FAN_OUT: SqlStatement = {
   name: 'webhook_deliveries_fan_out',
@@ -35,7 +37,7 @@ export const FAN_OUT: SqlStatement = {
            SELECT after_event, after_endpoint FROM webhook_fan_out FOR UPDATE SKIP LOCKED
          ), "batch" AS (
            SELECT e.id, e.public_id, e.type, e.readers, e.read_scope, e.owner_scope, e.staff_scope,
-                  e.owner_key_id, e.organization_id, e.data
+                  e.owner_key_id, e.organization_id, e.data, e.occurred_at
              FROM "progress" p JOIN events e
                ON e.public_id >= (SELECT after_event FROM "progress")
               AND (e.public_id > p.after_event OR p.after_endpoint IS NOT NULL)
@@ -49,6 +51,7 @@ export const FAN_OUT: SqlStatement = {
                     WHEN 'endpoint' THEN w.id = (e.data->>'endpointId')::bigint
                                      AND w.owner_key_id = e.owner_key_id
                     ELSE w.enabled AND (w.events && ARRAY[e.type, '*']::varchar(32)[])
+                         AND w.created_at <= e.occurred_at
                   END
              JOIN api_keys k ON k.id = w.owner_key_id AND k.revoked_at IS NULL
                             AND (k.expires_at IS NULL OR k.expires_at > now())
