@@ -48,7 +48,7 @@ const nodeOption = (argv) => stringOption(argv, 'node') ?? (process.env.BENCH_NO
  * (bench/results/fan-out.json);
  * --webhooks: only the webhooks scenario (bench/results/webhooks.json);
  * --webhook-backlog=N: the deliveries the webhooks scenario queues at once and drains under a read
- * load (20,000; 300 with --smoke);
+ * load (100,000; 300 with --smoke);
  * --smoke: one short round of everything, to check that the benchmark works (CI): it writes
  * bench/results/ only, never docs/performance.md.
  */
@@ -80,7 +80,7 @@ export function options(argv) {
     finding: flag(argv, 'finding', false),
     uploads: flag(argv, 'uploads', false),
     webhooks: flag(argv, 'webhooks', false),
-    webhookBacklog: flag(argv, 'webhook-backlog', smoke ? 300 : 20_000),
+    webhookBacklog: flag(argv, 'webhook-backlog', smoke ? 300 : 100_000),
     smoke,
     command: `npm run bench -- ${argv.join(' ')}`.trim(),
   };
