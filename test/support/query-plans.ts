@@ -12,3 +12,10 @@ export interface PlanNode {
 export function nodesOf(node: PlanNode): PlanNode[] {
   return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 }
+
+/** The rows an analysed plan read from a table: each of its nodes' rows, once per loop. */
+export function rowsRead(plan: PlanNode, relation: string): number {
+  return nodesOf(plan)
+    .filter((node) => node['Relation Name'] === relation)
+    .reduce((rows, node) => rows + node['Actual Rows']! * node['Actual Loops']!, 0);
+}
