@@ -16,8 +16,10 @@ describe('createWebhookEndpoint with Idempotency-Key', () => {
   let b: TestApp;
 
   beforeAll(async () => {
-    // Two instances on one database, secrets encrypted at rest.
+    // Two instances on one database, secrets encrypted at rest. Started at once, with 12 retries
+    // at once later: on a loaded machine a connection may take over the default 1 s to open.
     const env = {
+      DATABASE_CONNECT_TIMEOUT_MS: '5000',
       WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
       WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
       WEBHOOK_ENDPOINT_CREATIONS_PER_MINUTE: '1000',
