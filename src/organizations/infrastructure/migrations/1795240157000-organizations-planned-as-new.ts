@@ -8,7 +8,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * next analysed (never, without autovacuum), the plans that prepared statements keep from the
  * first minutes then read organisations by sequential scan: an organisation by id read all
  * 10,019 rows at 10,019 (1.47 ms, against 0.12 ms by key), the pages of organisations and of pets
- * near a point sorted every match, and so did PostgreSQL's own foreign-key check of each new pet.
+ * near a point sorted every match, and PostgreSQL's own foreign-key check of each new pet read
+ * every organisation too.
  * A table never vacuumed is planned as at least ten pages, where the indexes win.
  *
  * Only TRUNCATE gives a table that state again (ANALYZE and VACUUM record the one row), so this
