@@ -28,6 +28,12 @@ const shared = {
 };
 
 module.exports = {
+  // Both cores of the project's machines (docs/adr/0057): each worker has its own database, Redis
+  // prefix and ports (test/support/worker-databases.ts, confinement.ts). `--maxWorkers` changes
+  // it; `--runInBand` runs every file in one process, on one database.
+  maxWorkers: 2,
+  // The 15 slowest files of the run, at its end: a slow spec is seen the day it lands.
+  reporters: ['default', '<rootDir>/test/support/slowest-files-reporter.js'],
   projects: [
     {
       ...shared,
@@ -47,6 +53,8 @@ module.exports = {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // Node's environment, with the worker's own database as DATABASE_URL.
+      testEnvironment: '<rootDir>/test/support/worker-environment.ts',
       setupFilesAfterEnv: ['<rootDir>/test/support/spec-cleanup.ts'],
       // Once per run that has e2e specs: the run's PostgreSQL and Redis (started here when the
       // machine has none), or one line saying what is missing. Unit specs need no peer, so a run

@@ -15,12 +15,41 @@ export function redisKeyPrefix(): string {
   return process.env.TEST_REDIS_KEY_PREFIX || 'pet-adoption-test:';
 }
 
-/** TEST_PORTS, `from-to`: the loopback ports the run listens on; unset, any the system gives. */
+/** Which of the run's Jest workers this is, from 1, and how many the run has. */
+function worker(): { id: number; count: number } {
+  const count = Number(process.env.TEST_WORKERS) || 1;
+  return { id: Math.min(Number(process.env.JEST_WORKER_ID) || 1, count), count };
+}
+
+/**
+ * TEST_PORTS, `from-to`: the loopback ports the run listens on; unset, any the system gives. Each
+ * worker has its own slice of the range, so that two files running at once never pick one port.
+ */
 export function portRange(): { from: number; to: number } | undefined {
   const value = process.env.TEST_PORTS;
   if (!value) return undefined;
   const [from, to] = value.split('-').map(Number);
-  return { from, to };
+  const { id, count } = worker();
+  const size = Math.floor((to - from + 1) / count);
+  return { from: from + (id - 1) * size, to: from + id * size - 1 };
+}
+
+/**
+ * Makes the worker's own database the one `env` names (test/support/worker-databases.ts):
+ * DATABASE_URL, or through PgBouncer its address there, with TEST_DIRECT_DATABASE_URL the server's.
+ */
+export function useWorkerDatabase(env: NodeJS.ProcessEnv): void {
+  const urls = env.TEST_WORKER_DATABASES?.split(' ');
+  if (!urls) return;
+  const own = urls[worker().id - 1];
+  if (env.TEST_DIRECT_DATABASE_URL) {
+    env.TEST_DIRECT_DATABASE_URL = own;
+    const throughPooler = new URL(env.DATABASE_URL!);
+    throughPooler.pathname = new URL(own).pathname;
+    env.DATABASE_URL = throughPooler.toString();
+  } else {
+    env.DATABASE_URL = own;
+  }
 }
 
 /** What is wrong with the variables, one line each: the run stops at once on any. */

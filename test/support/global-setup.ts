@@ -1,18 +1,17 @@
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { EMBEDDED_EXTENSIONS } from '../../src/platform/database/embedded-postgres';
+import type { Config } from '@jest/types';
 import { missingOptionalPeers, peersRequired } from './peers/optional-peers';
 import { PgBouncer } from './peers/pgbouncer';
 import { PostgresServer } from './peers/postgres-server';
 import { confinementProblems } from './confinement';
-import { answers, portToListenOn } from './peers/processes';
+import { answers } from './peers/processes';
 import { missingRedisPrograms } from './peers/redis-cli';
 import { RedisCluster } from './peers/redis-cluster';
 import { RedisServer } from './peers/redis-server';
+import { cloneWorkerDatabases, embeddedWorkerDatabases, WorkerDatabases } from './worker-databases';
 
 /** What this run started, for the teardown. */
 export interface StartedPeers {
-  embeddedPostgres?: { db: PGlite; server: PGLiteSocketServer };
+  workerDatabases?: WorkerDatabases;
   postgres?: PostgresServer;
   pgbouncer?: PgBouncer;
   redis?: RedisServer;
@@ -109,16 +108,19 @@ async function startPgBouncer(started: StartedPeers): Promise<void> {
 }
 
 /**
- * Once per run, for every project: the run's PostgreSQL (DATABASE_URL, or one in-memory embedded
- * engine started here, as PGlite cannot start inside a Jest worker; with TEST_DATABASE=pgbouncer,
- * either through PgBouncer) and Redis (REDIS_URL, the machine's on 127.0.0.1:6379, or a
- * throw-away redis-server from PATH on a free port). With TEST_REDIS=cluster, also a throw-away
- * Redis Cluster that every test app and service process uses instead (TEST_REDIS_CLUSTER_NODES,
- * read by test/support/run-redis.ts); specs that are about one server keep REDIS_URL.
+ * Once per run, for every project: the run's PostgreSQL (DATABASE_URL's server, or in-memory
+ * embedded engines started here, as PGlite cannot start inside a Jest worker; with
+ * TEST_DATABASE=pgbouncer, either through PgBouncer) with a migrated database for each of the run's
+ * workers (test/support/worker-databases.ts), and Redis (REDIS_URL, the machine's on
+ * 127.0.0.1:6379, or a throw-away redis-server from PATH on a free port). With
+ * TEST_REDIS=cluster, also a throw-away Redis Cluster that every test app and service process uses
+ * instead (TEST_REDIS_CLUSTER_NODES, read by test/support/run-redis.ts); specs that are about one
+ * server keep REDIS_URL.
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig: Config.GlobalConfig): Promise<void> {
   // Names this run, for what is done once per run (test/support/service-process.ts).
   process.env.TEST_RUN_ID = `${process.pid}-${Date.now()}`;
+  process.env.TEST_WORKERS = String(globalConfig.maxWorkers);
   const redis = await redisSource();
   const missing = await missingPeers(redis);
   if (missing.length > 0) {
@@ -128,21 +130,22 @@ export default async function globalSetup(): Promise<void> {
 
   const started: StartedPeers = {};
   peers.testPeers = started;
-  if (throughPgBouncer()) {
-    await startPgBouncer(started);
-  } else if (!process.env.DATABASE_URL) {
-    const db = await PGlite.create({ extensions: EMBEDDED_EXTENSIONS });
-    const port = await portToListenOn();
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 100 });
-    await server.start();
-    started.embeddedPostgres = { db, server };
-    process.env.DATABASE_URL = `postgres://postgres@${server.getServerConn()}/postgres`;
+  if (throughPgBouncer()) await startPgBouncer(started);
+  if (process.env.DATABASE_URL) {
+    started.workerDatabases = await cloneWorkerDatabases(
+      process.env.TEST_DIRECT_DATABASE_URL ?? process.env.DATABASE_URL,
+      globalConfig.maxWorkers,
+      process.env.TEST_RUN_ID,
+    );
+  } else {
+    started.workerDatabases = await embeddedWorkerDatabases(globalConfig.maxWorkers);
     process.env.TEST_EMBEDDED_DATABASE = 'true';
     // As the service does with its own embedded engine: one connection (docs/adr/0003), and
     // unnamed statements, since every connection to it shares one session (docs/adr/0008).
     process.env.DATABASE_POOL_SIZE ??= '1';
     process.env.DATABASE_PREPARED_STATEMENTS ??= 'false';
   }
+  process.env.TEST_WORKER_DATABASES = started.workerDatabases.urls.join(' ');
   if (redis === 'machine') process.env.REDIS_URL = 'redis://127.0.0.1:6379';
   if (redis === 'start') {
     started.redis = await RedisServer.start();

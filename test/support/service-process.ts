@@ -1,5 +1,6 @@
 import { ChildProcess, execSync, spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from './http';
 import { redisKeyPrefix } from './confinement';
@@ -10,15 +11,30 @@ const ROOT = join(__dirname, '..', '..');
 const MAIN = join(ROOT, 'dist', 'src', 'main.js');
 
 /**
- * Builds dist/ once per test run, so that process-level tests run the code under test and never
- * a stale build (the marker names the run, set by the global setup).
+ * Makes dist/ current once per test run, so that process-level tests run the code under test and
+ * never a stale build (the marker names the run, set by the global setup). The build script
+ * rebuilds only when a source is newer than its last build. One worker builds while the others
+ * wait for it: a second build would rewrite dist/ under the first one's services.
  */
 export function buildOnce(): void {
   const marker = join(ROOT, 'dist', `.built-for-test-run-${process.env.TEST_RUN_ID}`);
-  if (existsSync(marker)) return;
-  // The build script's own stamp tells `npm run apikey` (test/cli.e2e-spec.ts) the build is current.
-  execSync('node scripts/build-if-stale.mjs --force', { cwd: ROOT, stdio: 'ignore' });
-  writeFileSync(marker, '');
+  const lock = join(tmpdir(), `pet-adoption-build-${process.env.TEST_RUN_ID}`);
+  while (!existsSync(marker)) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+      continue;
+    }
+    try {
+      // The build script's own stamp tells `npm run apikey` (test/cli.e2e-spec.ts) it is current.
+      if (!existsSync(marker))
+        execSync('node scripts/build-if-stale.mjs', { cwd: ROOT, stdio: 'ignore' });
+      writeFileSync(marker, '');
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
 }
 
 /** Every service process a spec started that has not exited yet. */
