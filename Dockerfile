@@ -9,6 +9,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY libs ./libs
+COPY scripts ./scripts
 RUN npm run build
 
 # The test suite, run against the compose file's PostgreSQL and Redis (profile "e2e"), with the

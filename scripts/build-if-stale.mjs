@@ -1,9 +1,14 @@
 // Builds dist/ only when the build is not current: when a source file, a folder of them (a file
 // added, removed or renamed) or a build setting is newer than the start of the last build made
-// here. `npm run apikey` then starts in about a second instead of waiting for `nest build`.
+// here. `npm start` on a current build then starts in about a second instead of waiting for
+// `nest build`.
 //
-//   node scripts/build-if-stale.mjs           builds if needed, silently when nothing changed
-//   node scripts/build-if-stale.mjs --force   builds in any case (the tests, once per run)
+//   node scripts/build-if-stale.mjs                  builds if needed, silently when nothing changed
+//   node scripts/build-if-stale.mjs --force          builds in any case
+//   node scripts/build-if-stale.mjs --keep-existing  builds only where there is no build at all, and
+//                                                    says so in one line when the one there is stale
+//                                                    (`npm run apikey`: a service may be running
+//                                                    from dist/, which a build would rewrite under it)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -57,5 +62,18 @@ export function build() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (process.argv.includes('--force') || !buildIsCurrent()) build();
+  if (process.argv.includes('--force')) {
+    build();
+  } else if (!buildIsCurrent()) {
+    if (
+      process.argv.includes('--keep-existing') &&
+      existsSync(join(root, 'dist', 'src', 'main.js'))
+    ) {
+      process.stderr.write(
+        'dist/ is older than the sources: this runs the last build (npm run build, or restarting npm start, updates it).\n',
+      );
+    } else {
+      build();
+    }
+  }
 }
