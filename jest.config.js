@@ -28,7 +28,7 @@ const shared = {
 };
 
 module.exports = {
-  // Both cores of the project's machines (docs/adr/0057): each worker has its own database, Redis
+  // Both cores of the project's machines (docs/adr/0058): each worker has its own database, Redis
   // prefix and ports (test/support/worker-databases.ts, confinement.ts). `--maxWorkers` changes
   // it; `--runInBand` runs every file in one process, on one database.
   maxWorkers: 2,

@@ -1,11 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
 
 /**
  * The Node.js versions the project supports are said in four places, which must agree
  * (CONTRACT "The first hour"): the README names them, `engines.node` admits them and no other
- * line, CI runs the whole suite on each, and the image runs one of them.
+ * line, CI tests each (the whole suite on the image's and the oldest, the specs that depend on the
+ * runtime on the others), and the image runs one of them.
  */
 const ROOT = join(__dirname, '..', '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
@@ -23,18 +24,23 @@ function readmeVersions(): Map<number, string> {
   return versions;
 }
 
-/** The majors `.ci/run` runs `npm test` on: the PATH it exports, or the one a line sets. */
-function majorsTestedInCi(): Set<number> {
+/** The majors `.ci/run` runs the lines matching `pattern` on: the PATH it exports, or the line's. */
+function majorsInCi(pattern: RegExp): Set<number> {
   const script = read('.ci/run');
   const fallback = script.match(/^export PATH="\$NODE_(\d+)_BIN:\$PATH"$/m);
   if (!fallback) throw new Error('.ci/run no longer exports the Node.js its steps run on');
   const tested = new Set<number>();
   for (const line of script.split('\n')) {
-    if (!/\bnpm test\b/.test(line) || line.trimStart().startsWith('#')) continue;
+    // Commands only: not comments, nor the steps' titles.
+    if (!pattern.test(line) || /^\s*(#|step )/.test(line)) continue;
     tested.add(Number(line.match(/\$NODE_(\d+)_BIN/)?.[1] ?? fallback[1]));
   }
   return tested;
 }
+
+/** The image's Node.js majors, from the Dockerfile's stages. */
+const imageMajors = () =>
+  [...read('Dockerfile').matchAll(/^FROM node:(\d+)/gm)].map(([, major]) => Number(major));
 
 describe('the supported Node.js versions', () => {
   const readme = readmeVersions();
@@ -57,14 +63,26 @@ describe('the supported Node.js versions', () => {
     }
   });
 
-  it('each run the whole suite in CI', () => {
-    expect([...majorsTestedInCi()].sort()).toEqual([...readme.keys()].sort());
+  it("run the whole suite in CI on the image's and on the oldest, the runtime's specs on the rest", () => {
+    const oldest = Math.min(...readme.keys());
+    const whole = majorsInCi(/\bnpm test\b/);
+    expect([...whole].sort()).toEqual([...new Set([oldest, ...imageMajors()])].sort());
+    const runtimeSensitive = majorsInCi(/RUNTIME_SENSITIVE\[@\]/);
+    for (const major of readme.keys()) {
+      expect([major, whole.has(major) || runtimeSensitive.has(major)]).toEqual([major, true]);
+    }
+  });
+
+  it('name runtime-sensitive specs that exist (test/runtime-sensitive.txt)', () => {
+    const listed = read('test/runtime-sensitive.txt')
+      .split('\n')
+      .filter((line) => line && !line.startsWith('#'));
+    expect(listed.length).toBeGreaterThan(0);
+    for (const file of listed) expect([file, existsSync(join(ROOT, file))]).toEqual([file, true]);
   });
 
   it("include the image's, which the README names as such", () => {
-    const images = [...read('Dockerfile').matchAll(/^FROM node:(\d+)/gm)].map(([, major]) =>
-      Number(major),
-    );
+    const images = imageMajors();
     expect(images.length).toBeGreaterThan(0);
     for (const major of images) expect(readme.has(major)).toBe(true);
     expect(read('README.md')).toContain(`(${images[0]} is the image's)`);

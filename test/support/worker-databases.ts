@@ -10,7 +10,7 @@ import { portToListenOn } from './peers/processes';
 
 /**
  * Every Jest worker has a database of its own, so that files run side by side on both cores
- * without resetting each other's tables (docs/adr/0057). On a PostgreSQL server: one database
+ * without resetting each other's tables (docs/adr/0058). On a PostgreSQL server: one database
  * migrated once per run, then copied for each worker with `CREATE DATABASE … TEMPLATE`, which
  * takes tens of milliseconds where migrating takes seconds. On the embedded engine, which has no
  * templates: one in-memory engine per worker, migrated by the first app that starts on it.
