@@ -74,6 +74,8 @@ export async function spawnService(
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // As for the in-process apps (test-app.ts): a connection may take over 1 s on a busy machine.
+      DATABASE_CONNECT_TIMEOUT_MS: '5000',
       // Its counters stay apart from any other user of the same Redis, as the in-process apps' do.
       REDIS_KEY_PREFIX: `${redisKeyPrefix()}${process.pid}:${port}:`,
       ...env,

@@ -55,6 +55,9 @@ async function bootTestApp(
   const config = loadConfig({
     ...process.env,
     LOG_LEVEL: 'error',
+    // Two workers share two cores with PostgreSQL: a new connection can take longer than the
+    // production default of 1 s. Specs about outages set their own.
+    DATABASE_CONNECT_TIMEOUT_MS: '5000',
     API_KEY_PREFIX: 'pet_test_',
     REDIS_KEY_PREFIX: `${redisKeyPrefix()}${process.pid}:${Date.now()}:${instances++}:`,
     ...env,
