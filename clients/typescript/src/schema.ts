@@ -414,7 +414,7 @@ export interface paths {
     };
     /**
      * The calling key, and what is left of its budget
-     * @description Beta: it may still change. Any valid key, whatever its scopes. Not counted against the rate limits with a valid key (without one, the address pays as anywhere).
+     * @description Beta: it may still change. Any valid key, whatever its scopes. Not counted against the key's plan with a valid key, but in a budget of its own: 120 a minute per key, 429 beyond (without a key, the address pays as anywhere).
      */
     get: operations['getOwnKey'];
     put?: never;

@@ -49,6 +49,12 @@ function usageHeaders(usage: Usage): Record<string, string> {
   return rateLimitHeaders(windows, Date.now());
 }
 
+/**
+ * How often a key may ask about itself: not against its plan's budget (asking must not spend what
+ * it asks about), but not unlimited either (CONTRACT.md, "Trust, round 4": 120 a minute per key).
+ */
+const OWN_KEY_READS_PER_MINUTE = 120;
+
 /** An organisation's own keys, managed by its staff: issue, list, roll, revoke; and a key's own. */
 @ApiTags('keys')
 @ApiBearerAuth()
@@ -114,7 +120,7 @@ export class KeysController {
   @Get('self')
   @Stability('beta')
   @AnyValidKey()
-  @Uncounted()
+  @Uncounted({ name: 'getOwnKey', perMinute: OWN_KEY_READS_PER_MINUTE })
   @ApiOperation({
     operationId: 'getOwnKey',
     summary: 'The calling key, and what is left of its budget',
