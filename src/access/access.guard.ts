@@ -18,8 +18,13 @@ import {
 } from '@pet-adoption/rate-limit';
 import { checkScope, Scope } from '../common/scopes';
 import { deferCount, takeDeferredCount } from '../platform/http/conditional-read/deferred-count';
-import { routeFactsOf } from '../platform/http/route-facts/route-facts';
-import { keySubjectOf, NEW_KEY_GRACE_MS } from './api-key-rate-limit-subject.resolver';
+import { OwnBudget, routeFactsOf } from '../platform/http/route-facts/route-facts';
+import {
+  conditionalSubjectOf,
+  keySubjectOf,
+  NEW_KEY_GRACE_MS,
+  ownBudgetSubjectOf,
+} from './api-key-rate-limit-subject.resolver';
 
 /** What a route states about who may call it, read from its metadata once. */
 interface RouteAccess {
@@ -29,8 +34,10 @@ interface RouteAccess {
   anonymous: boolean;
   /** The scopes of which the key needs one (`@RequiresScope()`), if any. */
   scopes?: readonly Scope[];
-  /** A valid key's request is not counted (`@Uncounted()`). */
+  /** A valid key's request is not counted (`@Uncounted()`)... */
   uncounted: boolean;
+  /** ...except in a budget of the key's own for the operation, when it states one. */
+  ownBudget?: OwnBudget;
   /**
    * With If-None-Match, a valid key's request is counted once answered, and a 304 not at all
    * (`@ConditionalRead()`).
@@ -85,7 +92,7 @@ export class AccessGuard implements CanActivate {
     known: Authentication | undefined,
     countLater = false,
   ): Promise<boolean> {
-    if (known?.ok) return this.admit(known, request, reply, route, countLater);
+    if (known?.ok) return this.admitInOwnBudget(known, request, reply, route, countLater);
     if (known === undefined && this.authenticator.isUnverified(request)) {
       // Charged to its address, as a guess; not counted for its key once known (the route is
       // free), and not refused for the address if it is a key issued elsewhere a moment ago.
@@ -98,17 +105,37 @@ export class AccessGuard implements CanActivate {
         ),
       );
       const result = await this.authenticator.authenticate(request);
-      return this.admit(result, request, reply, route, countLater);
+      return this.admitInOwnBudget(result, request, reply, route, countLater);
     }
     const result = known ?? (await this.authenticator.authenticate(request));
     if (!result.ok) await this.limiter.limit(request, reply, null);
+    return this.admitInOwnBudget(result, request, reply, route, countLater);
+  }
+
+  /**
+   * A valid key on a route with a budget of its own (`GET /v1/keys/self`: 120 a minute per key)
+   * is counted there first, and refused 429 with that budget's headers once it is spent: a free
+   * route is not an unlimited one (CONTRACT.md, "Trust, round 4").
+   */
+  private async admitInOwnBudget(
+    result: Authentication,
+    request: Request,
+    reply: RateLimitReply,
+    route: RouteAccess,
+    countLater: boolean,
+  ): Promise<boolean> {
+    if (route.ownBudget && result.ok) {
+      await this.limiter.limit(request, reply, ownBudgetSubjectOf(result.client, route.ownBudget));
+    }
     return this.admit(result, request, reply, route, countLater);
   }
 
   /**
    * A valid key's conditional read: its count is left on the request for the answer to settle
    * (none for a 304: docs/adr/0051); a key without the scope is counted now, as it would have
-   * been before its 403.
+   * been before its 403. A key with the scope is counted at once in its conditional budget (10×
+   * its per-minute limit, apart from its plan's), and refused 429 before any work once that is
+   * spent: its 304s are off the plan's budget, but not unlimited (CONTRACT.md, "Trust, round 4").
    */
   private async admitCountingLater(
     client: ApiClient,
@@ -125,6 +152,13 @@ export class AccessGuard implements CanActivate {
       if (route.scopes?.length) checkScope(route.scopes, client.scopes);
     } catch (error) {
       await takeDeferredCount(request)?.count();
+      throw error;
+    }
+    try {
+      await this.limiter.limit(request, reply, conditionalSubjectOf(client));
+    } catch (error) {
+      // Refused before any work: nothing is left for the answer to count.
+      takeDeferredCount(request);
       throw error;
     }
     return true;
@@ -175,6 +209,7 @@ export class AccessGuard implements CanActivate {
         anonymous: allowsAnonymous(this.reflector, handler, controller),
         scopes: routeFactsOf(handler)?.scopes,
         uncounted: routeFactsOf(handler)?.uncounted === true,
+        ownBudget: routeFactsOf(handler)?.ownBudget,
         conditional: routeFactsOf(handler)?.conditionalRead === true,
       };
       ofController.set(handler, route);

@@ -82,6 +82,13 @@ export const ERROR_CODES = {
     description: 'Another category already has that name (compared case-insensitively).',
     remedy: 'Choose another name, or first rename the category that holds it.',
   },
+  conflict: {
+    status: 409,
+    description:
+      'Another request changed the resource at the same moment and came first (simultaneous rolls of one key: one wins); nothing of this request was applied.',
+    remedy:
+      'Read the resource again: the request that came first has answered with what it did (the winning roll, its secret); repeat yours only if it is still wanted.',
+  },
   limit_reached: {
     status: 409,
     description:

@@ -195,7 +195,9 @@ function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
     if (uncounted) {
       operation.description = [
         operation.description,
-        'Not counted against the rate limits with a valid key (without one, the address pays as anywhere).',
+        facts.ownBudget
+          ? `Not counted against the key's plan with a valid key, but in a budget of its own: ${facts.ownBudget.perMinute} a minute per key, 429 beyond (without a key, the address pays as anywhere).`
+          : 'Not counted against the rate limits with a valid key (without one, the address pays as anywhere).',
       ]
         .filter(Boolean)
         .join(' ');

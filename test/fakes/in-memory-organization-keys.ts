@@ -2,13 +2,21 @@ import {
   KeyRequest,
   KeyUsage,
   OrganizationKeys,
+  RollCondition,
   Usage,
 } from '../../src/keys/application/organization-keys';
-import { Key, KeyWithSecret } from '../../src/keys/domain/key';
+import {
+  Key,
+  KeyNotFoundError,
+  KeyRollConflictError,
+  KeyWithSecret,
+} from '../../src/keys/domain/key';
 
 /** Keys in an array, for unit tests of the key use cases: secrets are counted, not random. */
 export class InMemoryOrganizationKeys extends OrganizationKeys {
   readonly rows: Key[] = [];
+  /** When each key was last rolled, by id. */
+  readonly rolledAt = new Map<string, number>();
   private secrets = 0;
 
   /** A key as the operator would issue it. */
@@ -43,11 +51,24 @@ export class InMemoryOrganizationKeys extends OrganizationKeys {
     return { key, secret: `secret-${++this.secrets}` };
   }
 
-  async roll(id: string, overlapSeconds: number): Promise<KeyWithSecret> {
+  async roll(
+    id: string,
+    overlapSeconds: number,
+    { receivedAt, expiresAt }: RollCondition,
+  ): Promise<KeyWithSecret> {
     const index = this.rows.findIndex((key) => key.id === id);
+    const key = this.rows[index];
+    if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= Date.now())) {
+      throw new KeyNotFoundError(id);
+    }
+    if ((this.rolledAt.get(id) ?? -Infinity) >= receivedAt.getTime()) {
+      throw new KeyRollConflictError(id);
+    }
+    this.rolledAt.set(id, Date.now());
     this.rows[index] = {
-      ...this.rows[index],
+      ...key,
       previousSecretValidUntil: new Date(Date.now() + overlapSeconds * 1000),
+      ...(expiresAt === undefined ? {} : { expiresAt }),
     };
     return { key: this.rows[index], secret: `secret-${++this.secrets}` };
   }

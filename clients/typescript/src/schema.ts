@@ -396,7 +396,7 @@ export interface paths {
     put?: never;
     /**
      * Issue a key for the organisation
-     * @description Beta: it may still change. A key of the calling key's organisation and plan, with scopes the calling key holds itself (more is a 403); its secret is shown in this answer only. Scope: `organization:manage`.
+     * @description Beta: it may still change. A key of the calling key's organisation and plan, with scopes the calling key holds itself (more is a 403), expiring no later than the calling key (its expiry when `expiresAt` is not given; a later one is a 400); its secret is shown in this answer only. Scope: `organization:manage`.
      */
     post: operations['issueOrganizationKey'];
     delete?: never;
@@ -414,7 +414,7 @@ export interface paths {
     };
     /**
      * The calling key, and what is left of its budget
-     * @description Beta: it may still change. Any valid key, whatever its scopes. Not counted against the rate limits with a valid key (without one, the address pays as anywhere).
+     * @description Beta: it may still change. Any valid key, whatever its scopes. Not counted against the key's plan with a valid key, but in a budget of its own: 120 a minute per key, 429 beyond (without a key, the address pays as anywhere).
      */
     get: operations['getOwnKey'];
     put?: never;
@@ -436,7 +436,7 @@ export interface paths {
     put?: never;
     /**
      * Give a key a new secret
-     * @description Beta: it may still change. The new secret is shown in this answer only; the old one keeps working for `overlapSeconds`, then is refused on every instance. Keys of the calling key's organisation only (another's is a 404). Scope: `organization:manage`.
+     * @description Beta: it may still change. The new secret is shown in this answer only; the old one keeps working for `overlapSeconds`, then is refused on every instance. Keys of the calling key's organisation only (another's is a 404; an expired or revoked one too), whose scopes are all held by the calling key (else 403). A calling key that expires leaves the key expiring no later than itself. Of rolls of one key in flight together, one is answered 200 and the others 409 `conflict`, changing nothing. Scope: `organization:manage`.
      */
     post: operations['rollKey'];
     delete?: never;
@@ -457,7 +457,7 @@ export interface paths {
     post?: never;
     /**
      * Revoke a key of the organisation
-     * @description Beta: it may still change. Refused on every instance from then on; its placed orders are cancelled (`key_revoked`) within a minute. Keys of the calling key's organisation only (another's is a 404). Scope: `organization:manage`.
+     * @description Beta: it may still change. Refused on every instance from then on; its placed orders are cancelled (`key_revoked`) within a minute. Keys of the calling key's organisation only (another's is a 404), whose scopes are all held by the calling key (else 403). Scope: `organization:manage`.
      */
     delete: operations['revokeOrganizationKey'];
     options?: never;
@@ -570,6 +570,7 @@ export interface components {
         | 'invalid_transition'
         | 'pet_has_open_order'
         | 'already_exists'
+        | 'conflict'
         | 'limit_reached'
         | 'gone'
         | 'precondition_failed'
@@ -1344,7 +1345,7 @@ export interface components {
       scopes: components['schemas']['Scope'][];
       /**
        * Format: date-time
-       * @description From this instant it is refused: in the future, at most two years away
+       * @description From this instant it is refused: in the future, at most two years away, and no later than the calling key's own expiry (taken when not given)
        * @example 2027-06-30T00:00:00Z
        */
       expiresAt?: string;
@@ -6394,6 +6395,22 @@ export interface operations {
       };
       /** @description `not_found`: No such resource, or no such route. */
       404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: Another request changed the resource at the same moment and came first (simultaneous rolls of one key: one wins); nothing of this request was applied. */
+      409: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];

@@ -16,13 +16,17 @@ export abstract class ApiKeyStore {
   /**
    * Gives the key a new secret: `hash` and `prefix` become the current ones, and the current
    * secret becomes the previous one, valid until `previousValidUntil` (which may be now: then it is
-   * kept only to be told apart as replaced). Any earlier previous secret is forgotten. Null when
-   * there is no such key, or it is revoked.
+   * kept only to be told apart as replaced). Any earlier previous secret is forgotten; `rolledAt`
+   * becomes `condition.at`. In one atomic step, and only if the key is neither revoked nor expired
+   * at `condition.at`, and (when `condition.receivedAt` is given) was not rolled from then on; its
+   * expiry becomes `condition.expiresAt` when that is given. Null when it does not apply (for
+   * whichever of those reasons: the caller reads the key again to tell which).
    */
   abstract roll(
     id: string,
     secret: { hash: string; prefix: string },
     previousValidUntil: Date,
+    condition: RollCondition,
   ): Promise<ApiKeyRecord | null>;
   /** Records that these keys were used at `at` (called in batches, not per request). */
   abstract recordUse(ids: string[], at: Date): Promise<void>;
@@ -38,6 +42,19 @@ export abstract class ApiKeyStore {
    * learns of a change without reloading every key.
    */
   abstract changedSince(since: Date | null): Promise<{ keys: KeyHash[]; until: Date }>;
+}
+
+/** When a roll applies, and what else it changes. */
+export interface RollCondition {
+  /** The instant of the roll: the key must be live then (not expired). */
+  at: Date;
+  /**
+   * When the request for the roll was received: a roll of the key applied from then on (another
+   * request's, in flight together with this one) makes this one not apply. Not checked when absent.
+   */
+  receivedAt?: Date;
+  /** The key's expiry from the roll on (null: never); unchanged when not given. */
+  expiresAt?: Date | null;
 }
 
 /** What the set of known keys holds of a key: its secrets' hashes and until when each opens it. */

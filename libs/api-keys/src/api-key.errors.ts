@@ -2,7 +2,7 @@
  * The error codes this library answers with, in the body of its HttpExceptions (`unauthorized`)
  * and on ApiKeyRequestError: an application maps them to its own responses.
  */
-export type ApiKeyErrorCode = 'unauthorized' | 'validation_failed' | 'not_found';
+export type ApiKeyErrorCode = 'unauthorized' | 'validation_failed' | 'not_found' | 'conflict';
 
 /** A request to the key service that cannot be honoured; `code` is stable. */
 export class ApiKeyRequestError extends Error {

@@ -28,6 +28,12 @@ export interface ApiKeyRecord {
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /**
+   * When the key was last rolled (null: never): a roll is refused if another was applied after
+   * its own request was received, so that of rolls in flight together one wins and none hands
+   * out a secret already replaced.
+   */
+  rolledAt: Date | null;
 }
 
 export type NewApiKeyRecord = Pick<

@@ -100,8 +100,17 @@ export class ApiKeys {
    * A new secret for the key, shown this once; the secret it replaces keeps working for
    * `overlapSeconds` (0: not at all), so that clients can move to the new one without a refusal.
    * A second roll within an overlap ends the first's at once: two secrets at most open a key.
+   * A revoked or expired key is not found. With `receivedAt` (when the request for it was
+   * received), a roll is refused (`conflict`) if another roll of the key was applied from then
+   * on: of rolls in flight together one wins, and nobody is handed a secret that the winner's
+   * roll has already replaced. With `expiresAt`, the key expires then from the roll on (the
+   * caller says whether it may).
    */
-  async roll(id: string, overlapSeconds: number): Promise<{ apiKey: ApiKeyView; key: string }> {
+  async roll(
+    id: string,
+    overlapSeconds: number,
+    options: { receivedAt?: Date; expiresAt?: Date | null } = {},
+  ): Promise<{ apiKey: ApiKeyView; key: string }> {
     const max = this.options.maxRollOverlapSeconds;
     if (!Number.isSafeInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > max) {
       throw new ApiKeyRequestError(
@@ -110,9 +119,30 @@ export class ApiKeys {
       );
     }
     const { key, prefix, hash } = generateApiKey(this.options.keyPrefix);
-    const until = new Date(this.authenticator.now() + overlapSeconds * 1000);
-    const record = await this.store.roll(id, { hash, prefix }, until);
-    if (!record) throw new ApiKeyRequestError('not_found', `No active API key with id ${id}.`);
+    const now = this.authenticator.now();
+    const until = new Date(now + overlapSeconds * 1000);
+    const record = await this.store.roll(id, { hash, prefix }, until, {
+      at: new Date(now),
+      ...options,
+    });
+    if (!record) {
+      const current = await this.store.findById(id);
+      const live =
+        current !== null &&
+        !current.revokedAt &&
+        (current.expiresAt === null || current.expiresAt.getTime() > now);
+      const overtaken =
+        options.receivedAt !== undefined &&
+        current?.rolledAt != null &&
+        current.rolledAt.getTime() >= options.receivedAt.getTime();
+      if (live && overtaken) {
+        throw new ApiKeyRequestError(
+          'conflict',
+          `The API key ${id} was rolled by another request while this one was under way; its secret is the one that roll answered, and this roll changed nothing.`,
+        );
+      }
+      throw new ApiKeyRequestError('not_found', `No active API key with id ${id}.`);
+    }
     this.authenticator.remember(record);
     await this.announce(record);
     return { apiKey: this.view(record), key };

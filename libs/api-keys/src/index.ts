@@ -15,6 +15,7 @@ export * from './typeorm/api-key.orm-entity';
 export * from './typeorm/api-key-open-orders.migration';
 export * from './typeorm/api-key-webhook-endpoints.migration';
 export * from './typeorm/api-key-rolls-and-expiry.migration';
+export * from './typeorm/api-key-rolled-at.migration';
 export * from './typeorm/api-key-scopes.migration';
 export * from './typeorm/create-api-keys.migration';
 export * from './typeorm/grant-scope.migration';

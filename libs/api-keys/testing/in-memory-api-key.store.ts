@@ -1,5 +1,5 @@
 import { ApiKeyRecord, NewApiKeyRecord } from '../src/api-key';
-import { ApiKeyStore, KeyHash } from '../src/api-key-store';
+import { ApiKeyStore, KeyHash, RollCondition } from '../src/api-key-store';
 
 const keyHashOf = ({
   id,
@@ -34,6 +34,7 @@ export class InMemoryApiKeyStore extends ApiKeyStore {
       createdAt: new Date(this.now()),
       revokedAt: null,
       lastUsedAt: null,
+      rolledAt: null,
     };
     this.records.push(record);
     this.changed.set(record.id, this.now());
@@ -70,9 +71,18 @@ export class InMemoryApiKeyStore extends ApiKeyStore {
     id: string,
     secret: { hash: string; prefix: string },
     previousValidUntil: Date,
+    { at, receivedAt, expiresAt }: RollCondition,
   ): Promise<ApiKeyRecord | null> {
-    const record = this.records.find((r) => r.id === id && !r.revokedAt);
+    const record = this.records.find(
+      (r) =>
+        r.id === id &&
+        !r.revokedAt &&
+        (r.expiresAt === null || r.expiresAt.getTime() > at.getTime()) &&
+        (receivedAt === undefined || r.rolledAt === null || r.rolledAt < receivedAt),
+    );
     if (!record) return null;
+    record.rolledAt = at;
+    if (expiresAt !== undefined) record.expiresAt = expiresAt;
     record.previousHash = record.hash;
     record.previousHashExpiresAt = previousValidUntil;
     record.hash = secret.hash;

@@ -4,6 +4,11 @@ export interface RateLimitSubject {
   /** Stable identity of the client, such as `key:42`. */
   id: string;
   limits: RateLimits;
+  /**
+   * What the requests counted are, when this is one of a client's budgets apart from its plan's
+   * (`conditional`): named in the refusal, so that a client sees which budget is spent.
+   */
+  budget?: string;
 }
 
 /**

@@ -62,3 +62,23 @@ describe('RateLimiter.describe', () => {
     expect(counted['X-RateLimit-Remaining']).toBe('3');
   });
 });
+
+describe('RateLimiter.limit, for a budget apart from the plan', () => {
+  const limiter = new RateLimiter(
+    new MemoryWindowStore(),
+    { now: () => Date.UTC(2026, 10, 25, 18, 0, 30) },
+    resolveRateLimitOptions({}),
+  );
+  const reply: RateLimitReply = { header: () => undefined };
+
+  it('names the budget in its refusal, and counts it apart from the subject of the plan', async () => {
+    const budget = { id: 'key:k1:self', limits: { perMinute: 2, perDay: 2880 }, budget: 'self' };
+    await limiter.limit({ ip: '192.0.2.1' }, reply, budget);
+    await limiter.limit({ ip: '192.0.2.1' }, reply, budget);
+    await expect(limiter.limit({ ip: '192.0.2.1' }, reply, budget)).rejects.toMatchObject({
+      response: { code: 'rate_limited', message: expect.stringMatching(/of 2 self requests/) },
+    });
+    const plan = { id: 'key:k1', limits: { perMinute: 2, perDay: 100 } };
+    await expect(limiter.limit({ ip: '192.0.2.1' }, reply, plan)).resolves.toBeUndefined();
+  });
+});

@@ -77,7 +77,7 @@ export class RateLimiter {
       if (subject === null) return;
     }
     const result = await this.hit(subject ?? this.addressOf(request), reply);
-    if (result.outcome !== 'admitted') this.refuse(result, reply);
+    if (result.outcome !== 'admitted') this.refuse(result, reply, subject?.budget);
   }
 
   /**
@@ -131,6 +131,7 @@ export class RateLimiter {
   private refuse(
     result: Exclude<HitResult, { outcome: 'admitted' }>,
     reply: RateLimitReply,
+    budget?: string,
   ): never {
     const { now } = result;
     if (result.outcome === 'banned') {
@@ -146,7 +147,7 @@ export class RateLimiter {
     reply.header('Retry-After', String(secondsUntil(window.resetAt, now)));
     throw refusal(
       'rate_limited',
-      `The per-${window.name} limit of ${window.limit} requests is reached; retry after the window ends.`,
+      `The per-${window.name} limit of ${window.limit} ${budget === undefined ? '' : `${budget} `}requests is reached; retry after the window ends.`,
       429,
     );
   }

@@ -5,7 +5,13 @@ import {
   fingerprintOf,
   Idempotency,
 } from '../../platform/idempotency/idempotency';
-import { KeyWithSecret, revivedKey, scopesBeyond, ScopesBeyondIssuerError } from '../domain/key';
+import {
+  issuedExpiry,
+  KeyWithSecret,
+  revivedKey,
+  scopesBeyond,
+  ScopesBeyondIssuerError,
+} from '../domain/key';
 import { managedOrganization } from './key-management';
 import { OrganizationKeys } from './organization-keys';
 
@@ -24,7 +30,8 @@ export class IssueOrganizationKey {
 
   /**
    * A key of the requester's organisation, on the requester's own plan (and limits), with scopes
-   * it holds itself: a staff key hands on what it may do, never more.
+   * it holds itself: a staff key hands on what it may do, never more; expiring no later than the
+   * requester (its expiry when none is named; a later one is a 400).
    */
   async execute(
     requester: Requester,
@@ -36,6 +43,7 @@ export class IssueOrganizationKey {
     if (beyond.length > 0) throw new ScopesBeyondIssuerError(beyond);
     const issuer = await this.keys.find(requester.keyId);
     if (!issuer) throw new Error(`The key ${requester.keyId} that asks is not found.`);
+    const expiresAt = issuedExpiry(issuer, input.expiresAt ?? null);
     const issue = () =>
       this.keys.issue({
         name: input.name,
@@ -43,7 +51,7 @@ export class IssueOrganizationKey {
         organizationId,
         plan: issuer.plan,
         limits: issuer.limits,
-        expiresAt: input.expiresAt ?? null,
+        expiresAt,
       });
     if (!idempotencyKey) return { ...(await issue()), replayed: false };
     // A retry gets the secret of the key the first request issued: recorded sealed, as it is one.

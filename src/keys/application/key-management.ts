@@ -1,7 +1,13 @@
 import { isStaffOf } from '../../common/ownership';
 import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
-import { Key, KeyNotFoundError, NoOrganizationError } from '../domain/key';
+import {
+  Key,
+  KeyNotFoundError,
+  KeyOutranksCallerError,
+  NoOrganizationError,
+  scopesBeyond,
+} from '../domain/key';
 import { OrganizationKeys } from './organization-keys';
 
 /**
@@ -30,5 +36,21 @@ export async function managedKey(
   ) {
     throw new KeyNotFoundError(id);
   }
+  return key;
+}
+
+/**
+ * A live key of the requester's organisation that the requester may act on (roll, revoke): one
+ * whose scopes are all the requester's too (no key outranks its maker: else 403, after the 404
+ * of a key that is not the organisation's, which says nothing of what another holds).
+ */
+export async function keyWithinReach(
+  keys: OrganizationKeys,
+  requester: Requester,
+  id: string,
+): Promise<Key> {
+  const key = await managedKey(keys, requester, id);
+  const beyond = scopesBeyond(key.scopes, requester.scopes);
+  if (beyond.length > 0) throw new KeyOutranksCallerError(id, beyond);
   return key;
 }

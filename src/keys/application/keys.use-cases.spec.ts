@@ -1,7 +1,14 @@
 import { InMemoryIdempotency } from '../../../test/fakes/in-memory-idempotency';
 import { Requester } from '../../common/requester';
 import { InsufficientScopeError } from '../../common/scopes';
-import { KeyNotFoundError, NoOrganizationError, ScopesBeyondIssuerError } from '../domain/key';
+import {
+  ExpiryBeyondIssuerError,
+  KeyNotFoundError,
+  KeyOutranksCallerError,
+  KeyRollConflictError,
+  NoOrganizationError,
+  ScopesBeyondIssuerError,
+} from '../domain/key';
 import { GetOwnKey } from './get-own-key.use-case';
 import { IssueOrganizationKey } from './issue-organization-key.use-case';
 import { ListOrganizationKeys } from './list-organization-keys.use-case';
@@ -93,14 +100,73 @@ describe('the organisation key use cases', () => {
       ).rejects.toThrow(new ScopesBeyondIssuerError(['orders:manage', 'webhooks:manage']));
       expect(keys.rows).toHaveLength(4);
     });
+
+    describe('from a key that expires', () => {
+      const inAnHour = new Date(Date.now() + 3_600_000);
+      let expiring: Requester;
+      beforeEach(() => {
+        const key = keys.add({ scopes: MANAGER_SCOPES, organizationId: 2, expiresAt: inAnHour });
+        expiring = { keyId: key.id, scopes: MANAGER_SCOPES, organizationId: 2 };
+      });
+      const issue = (expiresAt?: Date) =>
+        new IssueOrganizationKey(keys, new InMemoryIdempotency()).execute(expiring, {
+          name: 'Temp',
+          scopes: ['pets:read'],
+          expiresAt,
+        });
+
+      it('issues keys expiring with it when none is named, or earlier when asked', async () => {
+        expect((await issue()).key.expiresAt).toEqual(inAnHour);
+        const sooner = new Date(inAnHour.getTime() - 60_000);
+        expect((await issue(sooner)).key.expiresAt).toEqual(sooner);
+        expect((await issue(inAnHour)).key.expiresAt).toEqual(inAnHour);
+      });
+
+      it('refuses a later expiry (400), issuing nothing', async () => {
+        const count = keys.rows.length;
+        await expect(issue(new Date(inAnHour.getTime() + 1))).rejects.toThrow(
+          ExpiryBeyondIssuerError,
+        );
+        expect(keys.rows).toHaveLength(count);
+      });
+
+      it('rolls a key that outlives it into its own expiry, and leaves an earlier one', async () => {
+        const rolled = await new RollKey(keys, new InMemoryIdempotency()).execute(
+          expiring,
+          '2',
+          0,
+          new Date(),
+        );
+        expect(rolled.key.expiresAt).toEqual(inAnHour);
+        const sooner = new Date(inAnHour.getTime() - 60_000);
+        keys.rows[1] = { ...keys.rows[1], expiresAt: sooner };
+        expect(
+          // Received after the first roll was applied (a later millisecond): no conflict.
+          (
+            await new RollKey(keys, new InMemoryIdempotency()).execute(
+              expiring,
+              '2',
+              0,
+              new Date(Date.now() + 1),
+            )
+          ).key.expiresAt,
+        ).toEqual(sooner);
+      });
+    });
   });
 
   describe('RollKey and RevokeOrganizationKey', () => {
     it("rolls and revokes its own organisation's keys, itself included", async () => {
-      const rolled = await new RollKey(keys, new InMemoryIdempotency()).execute(manager, '2', 60);
+      const rolled = await new RollKey(keys, new InMemoryIdempotency()).execute(
+        manager,
+        '2',
+        60,
+        new Date(),
+      );
       expect(rolled.key.previousSecretValidUntil).not.toBeNull();
       expect(
-        (await new RollKey(keys, new InMemoryIdempotency()).execute(manager, '1', 0)).key.id,
+        (await new RollKey(keys, new InMemoryIdempotency()).execute(manager, '1', 0, new Date()))
+          .key.id,
       ).toBe('1');
       await new RevokeOrganizationKey(keys).execute(manager, '2');
       expect(keys.rows[1].revokedAt).not.toBeNull();
@@ -110,13 +176,40 @@ describe('the organisation key use cases', () => {
       await new RevokeOrganizationKey(keys).execute(manager, '2');
       for (const id of ['3', '4', '2', '99']) {
         await expect(
-          new RollKey(keys, new InMemoryIdempotency()).execute(manager, id, 0),
+          new RollKey(keys, new InMemoryIdempotency()).execute(manager, id, 0, new Date()),
         ).rejects.toThrow(KeyNotFoundError);
         await expect(new RevokeOrganizationKey(keys).execute(manager, id)).rejects.toThrow(
           KeyNotFoundError,
         );
       }
       expect(keys.rows[2]).toMatchObject({ revokedAt: null, previousSecretValidUntil: null });
+    });
+
+    it('refuses a key holding a scope the caller lacks (403), changing nothing', async () => {
+      const narrow: Requester = { ...manager, scopes: ['pets:read', 'organization:manage'] };
+      await expect(
+        new RollKey(keys, new InMemoryIdempotency()).execute(narrow, '1', 0, new Date()),
+      ).rejects.toThrow(new KeyOutranksCallerError('1', ['pets:manage']));
+      await expect(new RevokeOrganizationKey(keys).execute(narrow, '1')).rejects.toThrow(
+        KeyOutranksCallerError,
+      );
+      expect(keys.rows[0]).toMatchObject({ revokedAt: null, previousSecretValidUntil: null });
+      // Its own key's scopes are within its own, and so are a narrower key's.
+      await new RollKey(keys, new InMemoryIdempotency()).execute(narrow, '2', 0, new Date());
+    });
+
+    it('answers a roll that another overtook while it was under way with 409, and an expired key with 404', async () => {
+      const roll = new RollKey(keys, new InMemoryIdempotency());
+      const received = new Date(Date.now() - 1000);
+      // Another roll, received after this one, was applied first.
+      await roll.execute(manager, '2', 0, new Date());
+      await expect(roll.execute(manager, '2', 0, received)).rejects.toThrow(KeyRollConflictError);
+      // A roll received after it is no conflict.
+      await roll.execute(manager, '2', 0, new Date(Date.now() + 1));
+      keys.rows[1] = { ...keys.rows[1], expiresAt: new Date(Date.now() - 1) };
+      await expect(roll.execute(manager, '2', 0, new Date(Date.now() + 2))).rejects.toThrow(
+        KeyNotFoundError,
+      );
     });
   });
 

@@ -10,6 +10,13 @@ export interface KeyRequest {
   expiresAt: Date | null;
 }
 
+/** When a roll applies: received at `receivedAt`, it is refused if another was applied since. */
+export interface RollCondition {
+  receivedAt: Date;
+  /** The key's expiry from the roll on; unchanged when absent. */
+  expiresAt?: Date;
+}
+
 /**
  * Port: the API keys, as an organisation manages its own. Errors of a request a key store refuses
  * (a name, an expiry, an overlap out of bounds) are thrown as they are.
@@ -20,8 +27,16 @@ export abstract class OrganizationKeys {
   /** The organisation's keys, ascending by id. */
   abstract listOf(organizationId: number): Promise<Key[]>;
   abstract issue(request: KeyRequest): Promise<KeyWithSecret>;
-  /** A new secret; the old one works for `overlapSeconds` more. */
-  abstract roll(id: string, overlapSeconds: number): Promise<KeyWithSecret>;
+  /**
+   * A new secret; the old one works for `overlapSeconds` more. Only if no other roll of the key
+   * was applied since `receivedAt` (else KeyRollConflictError) and it is live, not revoked nor
+   * expired (else a 404); from then on it expires at `expiresAt` when that is given.
+   */
+  abstract roll(
+    id: string,
+    overlapSeconds: number,
+    condition: RollCondition,
+  ): Promise<KeyWithSecret>;
   abstract revoke(id: string): Promise<void>;
 }
 

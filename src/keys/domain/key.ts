@@ -53,6 +53,70 @@ export function scopesBeyond(requested: readonly string[], held: readonly string
   return requested.filter((scope) => !held.includes(scope));
 }
 
+/**
+ * The expiry of a key that `issuer` issues: no later than the issuer's own (a key that expires
+ * makes none that outlives it). Not named (null): the issuer's own, which is null (never) only
+ * for an issuer that never expires. Named later than the issuer's: refused, rather than cut
+ * short behind the client's back.
+ */
+export function issuedExpiry(issuer: Pick<Key, 'expiresAt'>, requested: Date | null): Date | null {
+  if (requested === null) return issuer.expiresAt;
+  if (issuer.expiresAt !== null && requested.getTime() > issuer.expiresAt.getTime()) {
+    throw new ExpiryBeyondIssuerError(issuer.expiresAt);
+  }
+  return requested;
+}
+
+/**
+ * The expiry a key takes when `caller` rolls it: its own, or the caller's if that comes first, so
+ * that a key that expires cannot roll a longer-lived one into a secret that outlives the caller.
+ * Undefined when the key's own stands.
+ */
+export function rolledExpiry(
+  caller: Pick<Key, 'expiresAt'>,
+  key: Pick<Key, 'expiresAt'>,
+): Date | undefined {
+  if (caller.expiresAt === null) return undefined;
+  if (key.expiresAt !== null && key.expiresAt.getTime() <= caller.expiresAt.getTime()) {
+    return undefined;
+  }
+  return caller.expiresAt;
+}
+
+/** A key named an expiry later than its own for a key it issues. */
+export class ExpiryBeyondIssuerError extends DomainError {
+  readonly code = 'validation_failed';
+
+  constructor(issuerExpiresAt: Date) {
+    super(
+      `expiresAt must be no later than the calling key's own expiry, ${issuerExpiresAt.toISOString()}: a key issues no key that outlives it. Leave expiresAt out to take that instant.`,
+    );
+  }
+}
+
+/** The caller would roll or revoke a key holding scopes it lacks itself. */
+export class KeyOutranksCallerError extends DomainError {
+  readonly code = 'forbidden';
+
+  constructor(id: string, scopes: readonly string[]) {
+    super(
+      `The key ${id} holds scopes this key lacks (${scopes.join(', ')}): a key rolls or revokes only keys whose scopes are within its own. Use a key that holds them.`,
+    );
+  }
+}
+
+/** Another roll of the key came first, after it was read for this one: nothing was changed. */
+export class KeyRollConflictError extends DomainError {
+  readonly code = 'conflict';
+
+  /** `id` as the client wrote it. */
+  constructor(id: string) {
+    super(
+      `The API key ${id} was rolled by another request at the same moment, which came first: its secret is the one that roll answered, and this roll changed nothing.`,
+    );
+  }
+}
+
 /** The caller asked for scopes it does not hold itself. */
 export class ScopesBeyondIssuerError extends DomainError {
   readonly code = 'forbidden';

@@ -14,6 +14,7 @@ import {
   IdempotencyKey,
   IdempotencyKeyHeader,
 } from '../../platform/http/request/idempotency-key';
+import { ReceivedAt } from '../../platform/http/request/received-at';
 import { requesterOf } from '../../platform/http/request/requester';
 import {
   AnyValidKey,
@@ -47,6 +48,12 @@ function usageHeaders(usage: Usage): Record<string, string> {
   }));
   return rateLimitHeaders(windows, Date.now());
 }
+
+/**
+ * How often a key may ask about itself: not against its plan's budget (asking must not spend what
+ * it asks about), but not unlimited either (CONTRACT.md, "Trust, round 4": 120 a minute per key).
+ */
+const OWN_KEY_READS_PER_MINUTE = 120;
 
 /** An organisation's own keys, managed by its staff: issue, list, roll, revoke; and a key's own. */
 @ApiTags('keys')
@@ -84,7 +91,8 @@ export class KeysController {
     operationId: 'issueOrganizationKey',
     summary: 'Issue a key for the organisation',
     description:
-      "A key of the calling key's organisation and plan, with scopes the calling key holds itself (more is a 403); " +
+      "A key of the calling key's organisation and plan, with scopes the calling key holds itself (more is a 403), " +
+      'expiring no later than the calling key (its expiry when `expiresAt` is not given; a later one is a 400); ' +
       'its secret is shown in this answer only.',
   })
   @ApiResponse({ status: 201, type: KeyWithSecretDto })
@@ -112,7 +120,7 @@ export class KeysController {
   @Get('self')
   @Stability('beta')
   @AnyValidKey()
-  @Uncounted()
+  @Uncounted({ name: 'getOwnKey', perMinute: OWN_KEY_READS_PER_MINUTE })
   @ApiOperation({
     operationId: 'getOwnKey',
     summary: 'The calling key, and what is left of its budget',
@@ -138,22 +146,27 @@ export class KeysController {
     summary: 'Give a key a new secret',
     description:
       'The new secret is shown in this answer only; the old one keeps working for `overlapSeconds`, ' +
-      "then is refused on every instance. Keys of the calling key's organisation only (another's is a 404).",
+      "then is refused on every instance. Keys of the calling key's organisation only (another's is a 404; " +
+      'an expired or revoked one too), whose scopes are all held by the calling key (else 403). ' +
+      'A calling key that expires leaves the key expiring no later than itself. Of rolls of one key ' +
+      'in flight together, one is answered 200 and the others 409 `conflict`, changing nothing.',
   })
   @ApiResponse({ status: 200, type: KeyWithSecretDto })
   @ApiIdempotencyKeyHeader('roll', 200)
-  @ApiErrorResponses(...BODY_ERRORS, 'not_found', 'idempotency_key_reused')
+  @ApiErrorResponses(...BODY_ERRORS, 'not_found', 'conflict', 'idempotency_key_reused')
   async roll(
     @Param() { keyId }: KeyIdParamsDto,
     @Body() body: KeyRollDto,
     @IdempotencyKey() { key }: IdempotencyKeyHeader,
     @AuthenticatedClient() client: ApiClient,
+    @ReceivedAt() receivedAt: Date,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<KeyWithSecretDto> {
     const rolled = await this.rollKey.execute(
       requesterOf(client),
       keyId,
       body.overlapSeconds,
+      receivedAt,
       key === undefined ? undefined : { scope: `key:${client.keyId}`, key },
     );
     if (rolled.replayed) void reply.header('idempotent-replayed', 'true');
@@ -169,7 +182,7 @@ export class KeysController {
     summary: 'Revoke a key of the organisation',
     description:
       'Refused on every instance from then on; its placed orders are cancelled (`key_revoked`) within a minute. ' +
-      "Keys of the calling key's organisation only (another's is a 404).",
+      "Keys of the calling key's organisation only (another's is a 404), whose scopes are all held by the calling key (else 403).",
   })
   @ApiResponse({ status: 204, description: 'Revoked' })
   @ApiErrorResponses('validation_failed', 'not_found')

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeys, ApiKeyView, isPlan } from '@pet-adoption/api-keys';
-import { KeyRequest, OrganizationKeys } from '../application/organization-keys';
-import { Key, KeyWithSecret } from '../domain/key';
+import { ApiKeyRequestError, ApiKeys, ApiKeyView, isPlan } from '@pet-adoption/api-keys';
+import { KeyRequest, OrganizationKeys, RollCondition } from '../application/organization-keys';
+import { Key, KeyRollConflictError, KeyWithSecret } from '../domain/key';
 
 const keyOf = (view: ApiKeyView): Key => ({
   ...view,
@@ -38,9 +38,17 @@ export class LibraryOrganizationKeys extends OrganizationKeys {
     return { key: keyOf(apiKey), secret: key };
   }
 
-  async roll(id: string, overlapSeconds: number): Promise<KeyWithSecret> {
-    const { apiKey, key } = await this.keys.roll(id, overlapSeconds);
-    return { key: keyOf(apiKey), secret: key };
+  async roll(id: string, overlapSeconds: number, condition: RollCondition): Promise<KeyWithSecret> {
+    try {
+      const { apiKey, key } = await this.keys.roll(id, overlapSeconds, condition);
+      return { key: keyOf(apiKey), secret: key };
+    } catch (error) {
+      // Its `not_found` goes out as it is (a catalogued code); a lost race in this feature's words.
+      if (error instanceof ApiKeyRequestError && error.code === 'conflict') {
+        throw new KeyRollConflictError(id);
+      }
+      throw error;
+    }
   }
 
   revoke(id: string): Promise<void> {

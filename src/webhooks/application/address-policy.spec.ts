@@ -98,6 +98,8 @@ describe('where webhooks may be sent', () => {
     'https://[64:ff9b:1:808:8:808:808:808]/',
     'https://localhost.example.com/',
     'https://mylocalhost/',
+    'https://example.com:1/',
+    'https://example.com:65535/',
   ])('accepts %s', (url) => {
     expect(refusal(url)).toBeUndefined();
   });
@@ -107,6 +109,9 @@ describe('where webhooks may be sent', () => {
     ['ftp://example.com/', 'https'],
     ['https://user:pw@example.com/', 'credentials'],
     ['https://user@example.com/', 'credentials'],
+    ['https://example.com:0/', 'port 0'],
+    ['https://example.com:00/hook', 'port 0'],
+    ['https://[2606:4700::1111]:0/', 'port 0'],
     ['/relative', 'absolute'],
     [`https://example.com/${'x'.repeat(2048)}`, '2048'],
   ])('refuses %s, saying why (%s)', (url, why) => {

@@ -100,7 +100,7 @@ export class AddressPolicy {
 
   /**
    * The problem with an endpoint's URL at registration, or undefined: absolute https (http only
-   * while some network is allowed), no credentials, no refused IP literal, not `localhost` nor
+   * while some network is allowed), no credentials, no port 0, no refused IP literal, not `localhost` nor
    * `*.localhost`. A name is resolved at each attempt, where its addresses are judged.
    */
   urlProblem(text: string): string | undefined {
@@ -120,6 +120,9 @@ export class AddressPolicy {
       return 'url must use https.';
     }
     if (url.username !== '' || url.password !== '') return 'url must not carry credentials.';
+    // Port 0 is no port a receiver listens on: a connection to it fails (or, on some stacks, is
+    // given a port the system picks), so such an endpoint could never be delivered to as written.
+    if (url.port === '0') return 'url must not name port 0.';
     if (literal !== undefined) {
       if (this.isRefused(literal)) {
         return `url must not point at a loopback, private, link-local or reserved address (${literal}).`;

@@ -61,4 +61,8 @@ export class ApiKeyOrmEntity {
 
   @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
   lastUsedAt!: Date | null;
+
+  /** When the key was last rolled; a roll received before then is refused (a conflict). */
+  @Column({ name: 'rolled_at', type: 'timestamptz', nullable: true })
+  rolledAt!: Date | null;
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Repository } from 'typeorm';
 import { ApiKeyRecord, NewApiKeyRecord } from '../api-key';
-import { ApiKeyStore, KeyHash } from '../api-key-store';
+import { ApiKeyStore, KeyHash, RollCondition } from '../api-key-store';
 import { Plan } from '../plans';
 import { ApiKeyOrmEntity } from './api-key.orm-entity';
 
@@ -30,6 +30,7 @@ function toRecord(row: ApiKeyOrmEntity): ApiKeyRecord {
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
     lastUsedAt: row.lastUsedAt,
+    rolledAt: row.rolledAt,
   };
 }
 
@@ -104,10 +105,14 @@ export class TypeOrmApiKeyStore extends ApiKeyStore {
     id: string,
     secret: { hash: string; prefix: string },
     previousValidUntil: Date,
+    { at, receivedAt, expiresAt }: RollCondition,
   ): Promise<ApiKeyRecord | null> {
     if (!isBigintId(id)) return null;
-    // One statement: the secret replaced is the one the row holds as it is updated.
-    const result = await this.rows
+    // One statement, a compare-and-set: the secret replaced is the one the row holds as it is
+    // updated, and of two rolls in flight together the second finds the row rolled after it was
+    // received (its UPDATE waits for the first's row lock, then reads the row anew and changes
+    // nothing), on whatever instance each runs.
+    const query = this.rows
       .createQueryBuilder()
       .update()
       .set({
@@ -116,9 +121,15 @@ export class TypeOrmApiKeyStore extends ApiKeyStore {
         previousHash: () => 'hash',
         previousHashExpiresAt: previousValidUntil,
         changedAt: () => 'now()',
+        rolledAt: at,
+        ...(expiresAt === undefined ? {} : { expiresAt }),
       })
       .where({ id, revokedAt: IsNull() })
-      .execute();
+      .andWhere('(expires_at IS NULL OR expires_at > :at)', { at });
+    if (receivedAt !== undefined) {
+      query.andWhere('(rolled_at IS NULL OR rolled_at < :receivedAt)', { receivedAt });
+    }
+    const result = await query.execute();
     if ((result.affected ?? 0) === 0) return null;
     return this.findById(id);
   }

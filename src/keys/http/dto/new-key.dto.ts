@@ -45,7 +45,8 @@ export class NewKeyDto {
   @ApiPropertyOptional({
     type: 'string',
     format: 'date-time',
-    description: 'From this instant it is refused: in the future, at most two years away',
+    description:
+      "From this instant it is refused: in the future, at most two years away, and no later than the calling key's own expiry (taken when not given)",
     example: '2027-06-30T00:00:00Z',
   })
   @ValidateIf((_, value) => value !== undefined)

@@ -46,6 +46,8 @@ const EXAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   pet_has_open_order:
     'Pet 4 has an open order, which owns it until the order is delivered or cancelled: it cannot be deleted.',
   already_exists: 'Category 1 is already named "Dogs" (names are compared without regard to case).',
+  conflict:
+    'The API key 12 was rolled by another request at the same moment, which came first: its secret is the one that roll answered, and this roll changed nothing.',
   gone: 'GET /v1/pets/{petId} was removed on 2030-12-05T00:00:00.000Z; use GET /v1/pets with a status filter.',
   precondition_failed:
     'Pet 4 is at version 2 (ETag "2"), not one the request\'s If-Match names: it changed since it was read. Nothing was changed; read it again before changing it.',

@@ -8,6 +8,7 @@ import { ApiBody, ApiConsumes, DECORATORS } from '@nestjs/swagger';
 import { IMAGE_MEDIA_TYPES } from '../request/json-body';
 import {
   Deprecation,
+  OwnBudget,
   ROUTE_FACTS,
   ROUTE_FACTS_EXTENSION,
   RouteFacts,
@@ -81,9 +82,12 @@ export const AcceptsImage = () =>
 /**
  * A valid key's request is not counted against its rate limits (it reads its own budget, as
  * GitHub's `GET /rate_limit`); a request without a valid key pays from its address as anywhere,
- * so that no route lets an address guess keys for free. The document says so.
+ * so that no route lets an address guess keys for free. With `ownBudget`, a valid key's requests
+ * are counted in a budget of its own for the operation instead, apart from its plan's (free is
+ * not unlimited). The document says so.
  */
-export const Uncounted = () => stating({ uncounted: true });
+export const Uncounted = (ownBudget?: OwnBudget) =>
+  stating(ownBudget ? { uncounted: true, ownBudget } : { uncounted: true });
 
 /**
  * A read whose answer carries an ETag (the handler's own, a version; else a hash of the body and

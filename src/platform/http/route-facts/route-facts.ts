@@ -13,6 +13,12 @@ export interface Deprecation {
   instead: string;
 }
 
+/** A budget of a key's own for one operation, apart from its plan's. */
+export interface OwnBudget {
+  name: string;
+  perMinute: number;
+}
+
 export type StabilityLevel = 'experimental' | 'beta';
 
 /**
@@ -34,6 +40,12 @@ export interface RouteFacts {
    * budget itself); without a valid key the address pays, as on every route.
    */
   uncounted?: boolean;
+  /**
+   * With `uncounted`: a valid key's requests are counted in a budget of the key's own for this
+   * operation instead (`perMinute` a minute per key, 429 beyond), apart from its plan's, so that a
+   * free answer is not an unlimited one. `name` says what its requests are, in the refusal.
+   */
+  ownBudget?: OwnBudget;
   /**
    * The operation needs no API key, and is counted per client address in a budget of its own, not
    * the key's nor the address's anonymous one: this names that budget for the document.

@@ -3,6 +3,7 @@ import { All, Controller, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error';
+import { pathProblemOf } from '../request/strict-path';
 import { queryProblemOf } from '../request/strict-query';
 import { RouteTable } from './route-table';
 import { FALLBACK_ROUTE } from './unrouted-requests';
@@ -11,7 +12,7 @@ import { FALLBACK_ROUTE } from './unrouted-requests';
  * Catches every request under /v1 that no operation serves, so that it passes through the
  * same guards as the operations (and gets the same headers) before it is refused:
  * 405 with `Allow` when the path exists with other methods, 404 otherwise; and requests whose
- * query string is not validly percent-encoded: 400.
+ * path or query string is not validly percent-encoded: 400.
  */
 @ApiExcludeController()
 @AllowAnonymous()
@@ -22,6 +23,10 @@ export class FallbackController {
   @All(FALLBACK_ROUTE.slice('/v1/'.length))
   refuse(@Req() request: FastifyRequest): never {
     // The URL as sent: unrouted requests reach this route rewritten (unrouted-requests.ts).
+    const badPath = pathProblemOf(request.originalUrl);
+    if (badPath !== null) {
+      throw ApiError.invalid([{ field: 'path', issue: 'format', message: badPath }]);
+    }
     const badQuery = queryProblemOf(request.originalUrl);
     if (badQuery !== null) {
       throw ApiError.invalid([{ field: 'query', issue: 'format', message: badQuery }]);

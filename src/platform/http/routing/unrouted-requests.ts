@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { pathProblemOf } from '../request/strict-path';
 import { queryProblemOf } from '../request/strict-query';
 import { RouteTable } from './route-table';
 
@@ -19,7 +20,7 @@ export function useRouteTable(fastify: object, routes: RouteTable): void {
  * controller, so that it passes the same guards (rate limit, headers) as the operations. Left to
  * Fastify and Nest, `/v1` itself and a path whose parameter is empty (`/v1/pets/`) reach Nest's
  * not-found handler instead: answered before any guard, uncounted and without rate-limit headers.
- * So is a request whose query string is not validly percent-encoded (400). The fallback reads the
+ * So is a request whose query string or path is not validly percent-encoded (400). The fallback reads the
  * request's `originalUrl`.
  */
 export function routeUnroutedToFallback(this: object, request: IncomingMessage): string {
@@ -30,6 +31,8 @@ export function routeUnroutedToFallback(this: object, request: IncomingMessage):
   if (query !== -1 && url.includes('%', query) && queryProblemOf(url) !== null) {
     return FALLBACK_URL;
   }
+  // So is a path that cannot be decoded: the router would read it as no route (a 404).
+  if (url.includes('%') && pathProblemOf(url) !== null) return FALLBACK_URL;
   if (!url.startsWith('/v1') || (url.length > 3 && url[3] !== '/' && url[3] !== '?')) return url;
   const routes = tables.get(this);
   const path = query === -1 ? url : url.slice(0, query);
