@@ -74,3 +74,21 @@ export async function pngDeclaring(width: number, height: number): Promise<Buffe
 /** A real decompression bomb: 8,000 × 5,125 px (41 megapixels, 123 MB decoded) in about 120 KB. */
 export const pngBomb = () =>
   plain(8000, 5125, { r: 0, g: 0, b: 0 }).png({ compressionLevel: 9 }).toBuffer();
+
+/**
+ * A small lossless WebP whose header declares `width` × `height` (each 1 to 16,384, all its
+ * VP8L header can say) without the data: as pngDeclaring, only a look at the header can refuse it.
+ * The VP8L header is the signature byte 0x2f, then 14 bits of width − 1 and 14 of height − 1,
+ * little-endian, before the alpha bit and the version, which are kept.
+ */
+export async function webpDeclaring(width: number, height: number): Promise<Buffer> {
+  const webp = Buffer.from(await plain(8, 8).webp({ lossless: true }).toBuffer());
+  // RIFF header (12), chunk type VP8L (4) and length (4), the signature (1), then the sizes.
+  if (webp.toString('latin1', 12, 16) !== 'VP8L' || webp[20] !== 0x2f) {
+    throw new Error('sharp wrote no simple lossless WebP');
+  }
+  const bits = webp.readUInt32LE(21);
+  const sizes = ((width - 1) & 0x3fff) | (((height - 1) & 0x3fff) << 14);
+  webp.writeUInt32LE((sizes | (bits & 0xf000_0000)) >>> 0, 21);
+  return webp;
+}

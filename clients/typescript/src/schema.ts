@@ -476,7 +476,7 @@ export interface paths {
     put?: never;
     /**
      * Add a photo of an animal
-     * @description Beta: it may still change. The image as the body: JPEG, PNG or WebP, at most 10 MiB and 40 megapixels; its type is judged from its bytes, and must be what `Content-Type` says. It is turned upright, stripped of every metadata (no EXIF, no GPS) and stored in four sizes; the animal gains it last among its photos, at most 12, and counts a new version (`pet.updated`). Only the staff of the animal's organisation (`pets:manage`): another organisation's animal is a 404 here. A busy instance refuses at once with 503 and `Retry-After` rather than queueing without bound. Scope: `pets:manage`.
+     * @description Beta: it may still change. The image as the body: JPEG, PNG or WebP, at most 10 MiB and 40 megapixels, each side 16 to 16,384 px (judged from its header before a pixel is decoded: else 400 with the rule in `details`); its type is judged from its bytes, and must be what `Content-Type` says. It is turned upright, stripped of every metadata (no EXIF, no GPS) and stored in four sizes; the animal gains it last among its photos, at most 12, and counts a new version (`pet.updated`). Only the staff of the animal's organisation (`pets:manage`): another organisation's animal is a 404 here. A busy instance refuses at once with 503 and `Retry-After` rather than queueing without bound. Scope: `pets:manage`.
      */
     post: operations['uploadPetPhoto'];
     delete?: never;

@@ -21,9 +21,10 @@ export interface ProcessedImage {
 
 /**
  * Port: turns an upload into its variants, off the event loop and at most a bounded number at a
- * time on an instance. The header's dimensions are checked before a pixel is decoded (checkPixels:
- * ImageTooManyPixelsError); then the image is decoded to its end (else UndecodableImageError), its
- * orientation applied, its metadata dropped, and each width of variantWidths written in the format
+ * time on an instance. The header's dimensions are checked before a pixel is decoded
+ * (checkDimensions: ImageSideOutOfRangeError, ImageTooManyPixelsError); then the image is decoded to
+ * its end (else UndecodableImageError), its orientation applied, its metadata dropped, and each
+ * size of variantSizes written in the format
  * of variantFormat. With as many images in hand as it takes, it refuses at once
  * (ImageProcessingBusyError).
  */

@@ -7,6 +7,7 @@ import { InMemoryIdempotency } from '../../../test/fakes/in-memory-idempotency';
 import { InMemoryPhotoStorage } from '../../../test/fakes/in-memory-photo-storage';
 import { InMemoryPhotoRepository } from '../../../test/fakes/in-memory-photo.repository';
 import { InMemoryPhotographedPets } from '../../../test/fakes/in-memory-photographed-pets';
+import { InMemoryReleasedImages } from '../../../test/fakes/in-memory-released-images';
 import {
   ImageProcessingBusyError,
   PetNotOwnedError,
@@ -18,6 +19,7 @@ import {
   UnsupportedImageError,
 } from '../domain/photo.errors';
 import { DeletePhoto } from './delete-photo.use-case';
+import { ForgetReleasedImages, RELEASES_PER_STEP } from './forget-released-images.use-case';
 import { GetPhotoImage } from './get-photo-image.use-case';
 import { readAll } from '../../../test/support/photo-storage.contract';
 import { ReorderPhoto } from './reorder-photo.use-case';
@@ -259,6 +261,68 @@ describe('the photos use cases', () => {
       );
       expect(await photos.countOf(1)).toBe(1);
       expect(events.recorded).toEqual([]);
+    });
+  });
+
+  describe('ForgetReleasedImages', () => {
+    let released: InMemoryReleasedImages;
+    let forget: ForgetReleasedImages;
+    /** What deleting pet 1 does in its transaction: its photos go, their keys are released. */
+    const deletePet1 = () => {
+      const keys = photos.rows
+        .filter((row) => row.petId === 1)
+        .flatMap((row) => Object.values(row.variants));
+      photos.rows = photos.rows.filter((row) => row.petId !== 1);
+      released.release(...keys);
+      return keys;
+    };
+
+    beforeEach(() => {
+      released = new InMemoryReleasedImages();
+      forget = new ForgetReleasedImages(released, photos, storage);
+    });
+
+    it('deletes the bytes of a deleted pet’s photos and forgets their releases', async () => {
+      await given(2);
+      const keys = deletePet1();
+      expect(await forget.execute()).toBe(8);
+      for (const key of keys) expect(await storage.exists(key)).toBe(false);
+      expect(storage.objects.size).toBe(0);
+      expect(released.rows).toEqual([]);
+      expect(await forget.execute()).toBe(0);
+    });
+
+    it('keeps the bytes another pet’s photo shows (the same image: the same keys)', async () => {
+      const { photo: mine } = await upload.execute(staff, 1, jpeg(7));
+      const { photo: theirs } = await upload.execute({ ...staff, organizationId: 8 }, 2, jpeg(7));
+      expect(theirs.variants).toEqual(mine.variants);
+      await upload.execute(staff, 1, jpeg(8));
+      deletePet1();
+      await forget.execute();
+      for (const key of Object.values(theirs.variants))
+        expect(await storage.exists(key)).toBe(true);
+      expect(storage.objects.size).toBe(4);
+      expect(released.rows).toEqual([]);
+    });
+
+    it('keeps every release of a step whose deletion failed, for the next step', async () => {
+      await given(1);
+      deletePet1();
+      const { delete: remove } = storage;
+      storage.delete = () => Promise.reject(new Error('disk gone'));
+      await expect(forget.execute()).rejects.toThrow('disk gone');
+      expect(released.rows).toHaveLength(4);
+      storage.delete = remove;
+      expect(await forget.execute()).toBe(4);
+      expect(storage.objects.size).toBe(0);
+    });
+
+    it(`takes ${RELEASES_PER_STEP} releases a step, oldest first`, async () => {
+      for (let i = 0; i < RELEASES_PER_STEP + 5; i++)
+        released.release(`${String(i).padStart(64, '0')}.jpg`);
+      expect(await forget.execute()).toBe(RELEASES_PER_STEP);
+      expect(released.rows.map(({ id }) => id)).toEqual([101, 102, 103, 104, 105]);
+      expect(await forget.execute()).toBe(5);
     });
   });
 

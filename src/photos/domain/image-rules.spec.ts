@@ -1,6 +1,11 @@
 import { formatOfBytes, formatOfMediaType } from './image-format';
-import { checkPixels, checkUpload, MAX_IMAGE_BYTES } from './image-rules';
-import { ImageTooLargeError, ImageTooManyPixelsError, UnsupportedImageError } from './photo.errors';
+import { checkDimensions, checkUpload, MAX_IMAGE_BYTES } from './image-rules';
+import {
+  ImageSideOutOfRangeError,
+  ImageTooLargeError,
+  ImageTooManyPixelsError,
+  UnsupportedImageError,
+} from './photo.errors';
 
 const bytes = (...values: (number | string)[]) =>
   Uint8Array.from(
@@ -70,14 +75,52 @@ describe('the image rules', () => {
     });
   });
 
-  describe('checkPixels', () => {
+  describe('checkDimensions', () => {
+    it('takes each side from 16 to 16,384 px, not one pixel beyond', () => {
+      for (const [width, height] of [
+        [16, 16],
+        [16, 16_384],
+        [16_384, 16],
+        [2441, 16_384],
+      ])
+        expect(() => checkDimensions(width, height)).not.toThrow();
+      for (const [width, height] of [
+        [15, 16],
+        [16, 15],
+        [16_385, 16],
+        [16, 16_385],
+        [1, 66_000],
+        [0, 100],
+        [100, Number.NaN],
+        [16.5, 100],
+      ])
+        expect(() => checkDimensions(width, height)).toThrow(ImageSideOutOfRangeError);
+    });
+
+    it('names the rule broken, in its message and its details', () => {
+      const error = (() => {
+        try {
+          checkDimensions(1, 66_000);
+        } catch (thrown) {
+          return thrown as ImageSideOutOfRangeError;
+        }
+      })()!;
+      expect(error.message).toBe(
+        'The image is 1 × 66000 pixels; its width must be 16 to 16,384 pixels.',
+      );
+      expect(error.details).toEqual([{ field: 'body', issue: 'range', message: error.message }]);
+      expect(() => checkDimensions(100, 16_385)).toThrow(
+        'The image is 100 × 16385 pixels; its height must be 16 to 16,384 pixels.',
+      );
+    });
+
     it('takes 40 megapixels, not one pixel more', () => {
-      expect(() => checkPixels(8000, 5000)).not.toThrow();
-      expect(() => checkPixels(40_000_000, 1)).not.toThrow();
-      expect(() => checkPixels(40_000_001, 1)).toThrow(ImageTooManyPixelsError);
-      expect(() => checkPixels(8000, 5001)).toThrow(ImageTooManyPixelsError);
-      expect(() => checkPixels(65535, 65535)).toThrow(
-        'The image is 65535 × 65535 pixels (4294.8 megapixels); at most 40 megapixels are accepted.',
+      expect(() => checkDimensions(8000, 5000)).not.toThrow();
+      expect(() => checkDimensions(16_000, 2500)).not.toThrow();
+      expect(() => checkDimensions(8000, 5001)).toThrow(ImageTooManyPixelsError);
+      expect(() => checkDimensions(16_384, 2442)).toThrow(ImageTooManyPixelsError);
+      expect(() => checkDimensions(16_384, 16_384)).toThrow(
+        'The image is 16384 × 16384 pixels (268.4 megapixels); at most 40 megapixels are accepted.',
       );
     });
   });

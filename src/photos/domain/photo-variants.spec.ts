@@ -1,4 +1,12 @@
-import { distinctWidths, variantFormat, variantWidths } from './photo-variants';
+import {
+  distinctSizes,
+  distinctWidths,
+  FULL_MAX_SIDE,
+  PHOTO_SIZES,
+  variantFormat,
+  variantSizes,
+  variantWidths,
+} from './photo-variants';
 
 describe('the photo variants', () => {
   it.each([
@@ -29,6 +37,50 @@ describe('the photo variants', () => {
       expect(full).toBeLessThanOrEqual(2048);
       expect(Math.round((height * full) / width)).toBeLessThanOrEqual(2048);
     }
+  });
+
+  it.each([
+    // width, height: full (the shorter side rounded down, never under 1 px)
+    [2, 16_383, [1, 2048]],
+    [16, 16_384, [2, 2048]],
+    [16_384, 16, [2048, 2]],
+    [17, 16_384, [2, 2048]],
+    [1, 66_000, [1, 2048]],
+    [1, 39_000_000, [1, 2048]],
+    [2441, 16_384, [305, 2048]],
+  ])('bounds both sides of a %i × %i image: full %j', (width, height, expected) => {
+    const { full } = variantSizes(width, height);
+    expect([full.width, full.height]).toEqual(expected);
+  });
+
+  it('keeps every size of any shape within 2,048 px on both sides and at least 1 px, none larger than full', () => {
+    // Issue 44: a width rounded up to 1 px with the height left to follow made a 1 × 8,192 `full`.
+    const sides = [1, 2, 3, 15, 16, 17, 99, 100, 101, 250, 2047, 2048, 2049, 4097, 16_383, 16_384];
+    for (const width of sides) {
+      for (const height of sides) {
+        const sizes = variantSizes(width, height);
+        for (const size of PHOTO_SIZES) {
+          const { width: w, height: h } = sizes[size];
+          expect([w, h].every((side) => Number.isInteger(side) && side >= 1)).toBe(true);
+          expect(Math.max(w, h)).toBeLessThanOrEqual(FULL_MAX_SIDE);
+          expect(w).toBeLessThanOrEqual(Math.min(width, sizes.full.width));
+          expect(h).toBeLessThanOrEqual(Math.min(height, sizes.full.height));
+        }
+      }
+    }
+  });
+
+  it('produces each distinct size once, widest first, one height to a width', () => {
+    expect(distinctSizes(variantSizes(250, 250))).toEqual([
+      { width: 250, height: 250 },
+      { width: 100, height: 100 },
+    ]);
+    expect(distinctSizes(variantSizes(1200, 800))).toEqual([
+      { width: 1200, height: 800 },
+      { width: 600, height: 400 },
+      { width: 300, height: 200 },
+      { width: 100, height: 67 },
+    ]);
   });
 
   it('produces each distinct width once, widest first', () => {

@@ -16,23 +16,63 @@ export const SIZE_WIDTHS: Record<Exclude<PhotoSize, 'full'>, number> = {
 /** The longest side `full` may have. */
 export const FULL_MAX_SIDE = 2048;
 
+/** The size of one variant in pixels. */
+export interface VariantSize {
+  readonly width: number;
+  readonly height: number;
+}
+
 /**
- * The width of each size for an image `width` × `height` px as displayed (orientation applied).
+ * The size of each variant of an image `width` × `height` px as displayed (orientation applied).
  * `full` keeps the proportions within FULL_MAX_SIDE on both sides, never enlarged; each other size
- * is its width, or `full`'s when that is narrower. So a 250 px wide original has two distinct
- * variants, 100 and 250 px wide: `medium`, `large` and `full` are one and the same image (and URL).
+ * is its width, or `full`'s when that is narrower, at `full`'s proportions. So a 250 px wide
+ * original has two distinct variants, 100 and 250 px wide: `medium`, `large` and `full` are one
+ * and the same image (and URL).
+ *
+ * Both sides are given here, not only the width: a side of at least 1 px is all a resize can make,
+ * and a width rounded up to that 1 px while the resize derives the height from it left a tall
+ * image's `full` 1 × 8,192 (issue 44). Each side is bounded on its own, whatever the aspect ratio.
  */
-export function variantWidths(width: number, height: number): Record<PhotoSize, number> {
+export function variantSizes(width: number, height: number): Record<PhotoSize, VariantSize> {
   const longer = Math.max(width, height);
-  // Rounded down, so that the height the resize derives from it stays within the bound too.
-  const full =
-    longer <= FULL_MAX_SIDE ? width : Math.max(1, Math.floor((width * FULL_MAX_SIDE) / longer));
+  // Exact for the longer side (n × 2048 / n is exact in floating point); rounded down for the
+  // other, so that it stays within the bound and the proportions as near as whole pixels allow.
+  const scale = (side: number) =>
+    longer <= FULL_MAX_SIDE ? side : Math.max(1, Math.floor((side * FULL_MAX_SIDE) / longer));
+  const full = { width: scale(width), height: scale(height) };
+  const narrowed = (sizeWidth: number): VariantSize => {
+    if (sizeWidth >= full.width) return full;
+    return {
+      width: sizeWidth,
+      height: Math.min(
+        full.height,
+        Math.max(1, Math.round((full.height * sizeWidth) / full.width)),
+      ),
+    };
+  };
   return {
-    small: Math.min(SIZE_WIDTHS.small, full),
-    medium: Math.min(SIZE_WIDTHS.medium, full),
-    large: Math.min(SIZE_WIDTHS.large, full),
+    small: narrowed(SIZE_WIDTHS.small),
+    medium: narrowed(SIZE_WIDTHS.medium),
+    large: narrowed(SIZE_WIDTHS.large),
     full,
   };
+}
+
+/** The width of each size (variantSizes): a variant's height follows from its width. */
+export function variantWidths(width: number, height: number): Record<PhotoSize, number> {
+  const sizes = variantSizes(width, height);
+  return {
+    small: sizes.small.width,
+    medium: sizes.medium.width,
+    large: sizes.large.width,
+    full: sizes.full.width,
+  };
+}
+
+/** The distinct sizes to produce, widest first: one variant each. */
+export function distinctSizes(sizes: Record<PhotoSize, VariantSize>): VariantSize[] {
+  const byWidth = new Map(PHOTO_SIZES.map((size) => [sizes[size].width, sizes[size]]));
+  return [...byWidth.values()].sort((a, b) => b.width - a.width);
 }
 
 /** The distinct widths to produce, widest first: one variant each. */

@@ -46,15 +46,43 @@ export class ImageTooLargeError extends DomainError {
   }
 }
 
+/**
+ * What is wrong with an upload's image, as the answer's `details` say it (the body is the input;
+ * `range`: a bound it is outside of). The HTTP edge passes a domain error's `details` on.
+ */
+export interface ImageRuleBroken {
+  readonly field: 'body';
+  readonly issue: 'range';
+  readonly message: string;
+}
+
+/** 16384 as 16,384: the way the documentation writes the bound. */
+const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+
+/** The header declares a side shorter or longer than an upload may have: refused before decoding. */
+export class ImageSideOutOfRangeError extends DomainError {
+  readonly code = 'validation_failed';
+  readonly details: readonly ImageRuleBroken[];
+
+  constructor(side: 'width' | 'height', width: number, height: number, min: number, max: number) {
+    super(
+      `The image is ${width} × ${height} pixels; its ${side} must be ${min} to ${thousands(max)} pixels.`,
+    );
+    this.details = [{ field: 'body', issue: 'range', message: this.message }];
+  }
+}
+
 /** The header declares more pixels than an upload may have: refused before decoding. */
 export class ImageTooManyPixelsError extends DomainError {
   readonly code = 'validation_failed';
+  readonly details: readonly ImageRuleBroken[];
 
   constructor(width: number, height: number, limit: number) {
     const megapixels = (pixels: number) => Math.floor(pixels / 100_000) / 10;
     super(
       `The image is ${width} × ${height} pixels (${megapixels(width * height)} megapixels); at most ${megapixels(limit)} megapixels are accepted.`,
     );
+    this.details = [{ field: 'body', issue: 'range', message: this.message }];
   }
 }
 

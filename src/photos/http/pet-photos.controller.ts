@@ -63,7 +63,7 @@ export class PetPhotosController {
     operationId: 'uploadPetPhoto',
     summary: 'Add a photo of an animal',
     description:
-      `The image as the body: JPEG, PNG or WebP, at most 10 MiB and 40 megapixels; its type is judged from its bytes, and must be what \`Content-Type\` says. ` +
+      `The image as the body: JPEG, PNG or WebP, at most 10 MiB and 40 megapixels, each side 16 to 16,384 px (judged from its header before a pixel is decoded: else 400 with the rule in \`details\`); its type is judged from its bytes, and must be what \`Content-Type\` says. ` +
       'It is turned upright, stripped of every metadata (no EXIF, no GPS) and stored in four sizes; the animal gains it last among its photos, at most ' +
       `${MAX_PHOTOS_PER_PET}, and counts a new version (\`pet.updated\`). ${OWNERS_ONLY} ` +
       'A busy instance refuses at once with 503 and `Retry-After` rather than queueing without bound.',

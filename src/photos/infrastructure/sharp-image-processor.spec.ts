@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { AppConfig } from '../../platform/config/app-config';
 import {
   ImageProcessingBusyError,
+  ImageSideOutOfRangeError,
   ImageTooManyPixelsError,
   UndecodableImageError,
   UnsupportedImageError,
@@ -16,6 +17,7 @@ import {
   pngDeclaring,
   pngWithAlpha,
   truncated,
+  webpDeclaring,
 } from '../../../test/support/test-images';
 import { SharpImageProcessor } from './sharp-image-processor';
 
@@ -69,6 +71,44 @@ describe('SharpImageProcessor', () => {
       ['large', 512, 2048],
       ['full', 512, 2048],
     ]);
+  });
+
+  it.each([
+    // The tallest and the widest shapes taken: 1,024 to 1. A width rounded up to 1 px with the
+    // height left to follow it made `full` of a 2 × 16,383 WebP 1 × 8,192 (issue 44).
+    ['tall WebP', () => plain(16, 16_383).webp().toBuffer(), 'webp', [2, 2048]],
+    ['wide PNG', () => plain(16_384, 16).png().toBuffer(), 'png', [2048, 2]],
+    ['tall JPEG', () => plain(17, 16_384).jpeg().toBuffer(), 'jpeg', [2, 2048]],
+  ] as const)(
+    'keeps every size of a %s within 2,048 px on both sides',
+    async (_, make, format, full) => {
+      const image = await processor.process(await make(), format);
+      expect([image.width, image.height]).toEqual(full);
+      for (const variant of distinctVariants(image)) {
+        const { width, height } = await sharp(variant.bytes).metadata();
+        expect([width, height]).toEqual([variant.width, variant.height]);
+        expect(Math.max(width, height)).toBeLessThanOrEqual(2048);
+      }
+    },
+  );
+
+  it.each([
+    ['a 1 × 66,000 PNG', () => pngDeclaring(1, 66_000), 'png'],
+    ['a 1 × 39,000,000 PNG', () => pngDeclaring(1, 39_000_000), 'png'],
+    ['a 4 × 20,000 PNG', () => pngDeclaring(4, 20_000), 'png'],
+    ['a 2 × 16,383 WebP', () => webpDeclaring(2, 16_383), 'webp'],
+    ['a 15 × 15 PNG', () => pngDeclaring(15, 15), 'png'],
+    ['a 16,385 × 16 PNG', () => pngDeclaring(16_385, 16), 'png'],
+  ] as const)('refuses %s from its header, before decoding a pixel', async (_, make, format) => {
+    const started = performance.now();
+    await expect(processor.process(await make(), format)).rejects.toThrow(ImageSideOutOfRangeError);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
+  it('refuses 16,384 × 16,384 px (268 megapixels) from a PNG header, however square', async () => {
+    await expect(processor.process(await pngDeclaring(16_384, 16_384), 'png')).rejects.toThrow(
+      new ImageTooManyPixelsError(16_384, 16_384, 40_000_000),
+    );
   });
 
   it('turns the pixels upright by the orientation tag, and keeps no EXIF, GPS or profile', async () => {

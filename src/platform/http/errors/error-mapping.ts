@@ -102,6 +102,17 @@ function retryAfterOf(error: DomainError): Record<string, string> {
   return typeof retryAfterSeconds === 'number' ? { 'retry-after': String(retryAfterSeconds) } : {};
 }
 
+/**
+ * A domain error that knows which rule its input broke (an image's side, its megapixels) says so
+ * as `details`, entries of the Error body's shape: the answer carries them, as for any input.
+ */
+function detailsOf(error: DomainError): { details?: readonly ErrorDetail[] } {
+  const { details } = error as { details?: unknown };
+  return error.code === 'validation_failed' && Array.isArray(details) && details.length > 0
+    ? { details: details as readonly ErrorDetail[] }
+    : {};
+}
+
 /** Turns anything thrown while serving a request into the Error body and its status. */
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof ApiError) {
@@ -114,7 +125,9 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       'www-authenticate': `Bearer error="insufficient_scope", scope="${error.scope}"`,
     });
   }
-  if (error instanceof DomainError) return answer(error.code, error.message, retryAfterOf(error));
+  if (error instanceof DomainError) {
+    return { ...answer(error.code, error.message, retryAfterOf(error)), ...detailsOf(error) };
+  }
   if (error instanceof ApiKeyRequestError) return answer(catalogued(error.code), error.message);
   if (error instanceof HttpException) {
     const code = codeOf(error);
