@@ -47,6 +47,8 @@ const nodeOption = (argv) => stringOption(argv, 'node') ?? (process.env.BENCH_NO
  * --fan-out: only createPet with 10,000 endpoints of another key subscribed against none
  * (bench/results/fan-out.json);
  * --webhooks: only the webhooks scenario (bench/results/webhooks.json);
+ * --start-up: only `npm start` on a current build, to its first live answer, restarted --rounds
+ * times on one embedded data directory (bench/results/start-up.json);
  * --webhook-backlog=N: the deliveries the webhooks scenario queues at once and drains under a read
  * load (100,000; 300 with --smoke);
  * --smoke: one short round of everything, to check that the benchmark works (CI): it writes
@@ -80,6 +82,7 @@ export function options(argv) {
     finding: flag(argv, 'finding', false),
     uploads: flag(argv, 'uploads', false),
     webhooks: flag(argv, 'webhooks', false),
+    startUp: flag(argv, 'start-up', false),
     webhookBacklog: flag(argv, 'webhook-backlog', smoke ? 300 : 100_000),
     smoke,
     command: `npm run bench -- ${argv.join(' ')}`.trim(),

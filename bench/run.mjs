@@ -33,6 +33,7 @@ import { measureFinding } from './scenarios/finding.mjs';
 import { measureUploads } from './scenarios/uploads.mjs';
 import { measureScaleOut } from './scenarios/scale-out.mjs';
 import { measureSoak } from './scenarios/soak.mjs';
+import { measureStartUp } from './scenarios/start-up.mjs';
 import { measureStore } from './scenarios/store.mjs';
 import { measureWebhooks } from './scenarios/webhooks.mjs';
 
@@ -81,6 +82,8 @@ if (settings.finding) await alone(measureFinding, 'finding');
 if (settings.uploads) await alone(measureUploads, 'uploads');
 // Deliveries: commit to receipt, their cost, a backlog drained under load (docs/adr/0031).
 if (settings.webhooks) await alone(measureWebhooks, 'webhooks');
+// npm start on a current build, to its first live answer (docs/performance.md, "Start-up").
+if (settings.startUp) await alone(measureStartUp, 'start-up');
 
 /** The operations measured against the floor, with their requests. */
 function hotOperations(rows) {

@@ -1,3 +1,4 @@
+import './compile-cache';
 import { API_KEY_USAGE, apiKeyCommand } from './access/cli/apikey';
 import { ORGANIZATION_USAGE, organizationCommand } from './organizations/cli/org';
 import { runCommand } from './platform/command-line/run-command';

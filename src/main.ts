@@ -1,3 +1,4 @@
+import './compile-cache';
 import 'reflect-metadata';
 import { setFlagsFromString } from 'node:v8';
 import { Logger } from '@nestjs/common';
