@@ -8,6 +8,7 @@ import { ERROR_PAGE_PATH } from '../platform/http/errors/error-documentation';
 import { isErrorCode } from '../common/error-codes';
 import { featureOf } from '../platform/features/feature';
 import { declaredEnumsOf } from '../platform/http/response/declared-enum';
+import { API_NAME, API_VERSION } from '../platform/http/api-index/api-index';
 
 type HeaderObject = { description: string; schema: Record<string, unknown> };
 type HeaderReference = { $ref: string };
@@ -312,9 +313,9 @@ export function createOpenApiDocument(
     if (!tags.has(tag.name)) tags.set(tag.name, tag.description);
   }
   const builder = new DocumentBuilder()
-    .setTitle('Pet Adoption Service')
+    .setTitle(API_NAME)
     .setDescription(describeApi(tags, config.http.publicBaseUrl))
-    .setVersion('1.0.0')
+    .setVersion(API_VERSION)
     .addServer(config.http.publicBaseUrl, 'This instance (PUBLIC_BASE_URL)')
     .addBearerAuth({
       type: 'http',
