@@ -1520,7 +1520,7 @@ export interface operations {
         limit?: number;
         /** @description Return only items whose id is greater than this (the `next` link sets it) */
         after?: number;
-        /** @description Only those within `radiusKm` of this point (`lat,lon` in decimal degrees); each answer then carries `distanceKm` */
+        /** @description Only those within `radiusKm` of this point (`lat,lon` in decimal degrees, such as `51.4545,-2.5879`); each answer then carries `distanceKm` */
         near?: string;
         /** @description How far `near` reaches, in kilometres (1 to 500; 100 when not given) */
         radiusKm?: number;
@@ -1532,7 +1532,7 @@ export interface operations {
         name?: string;
         /** @description Only animals of this organisation (v1.3) */
         organizationId?: number;
-        /** @description Only animals whose primary or secondary breed is this one, whatever the case of either (v1.3) */
+        /** @description Only animals whose primary or secondary breed is this one (such as `labrador retriever`), whatever the case of either (v1.3) */
         breed?: string;
         /** @description Only animals of these age groups: one or more of baby, young, adult, senior, comma-separated (v1.3) */
         age?: string;
@@ -1631,7 +1631,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -1756,7 +1756,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:write"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -1964,7 +1964,7 @@ export interface operations {
           Sunset?: string;
           /** @description The successor: `<…/pets>; rel="successor-version"` */
           Link?: string;
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -2146,7 +2146,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -2335,7 +2335,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -2691,7 +2691,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:write"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -3054,7 +3054,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:write"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -3230,7 +3230,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -3386,7 +3386,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -3537,7 +3537,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -3722,7 +3722,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -3853,7 +3853,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -4004,7 +4004,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -4141,7 +4141,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -4336,7 +4336,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -4481,7 +4481,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -4633,7 +4633,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -4812,7 +4812,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -4957,7 +4957,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -5111,7 +5111,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -5260,7 +5260,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -5377,7 +5377,7 @@ export interface operations {
         limit?: number;
         /** @description Return only items whose id is greater than this (the `next` link sets it) */
         after?: number;
-        /** @description Only those within `radiusKm` of this point (`lat,lon` in decimal degrees); each answer then carries `distanceKm` */
+        /** @description Only those within `radiusKm` of this point (`lat,lon` in decimal degrees, such as `51.4545,-2.5879`); each answer then carries `distanceKm` */
         near?: string;
         /** @description How far `near` reaches, in kilometres (1 to 500; 100 when not given) */
         radiusKm?: number;
@@ -5470,7 +5470,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -5622,7 +5622,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -5779,7 +5779,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="organization:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -5970,7 +5970,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="organization:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -6104,7 +6104,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="organization:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -6382,7 +6382,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="organization:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -6575,7 +6575,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="organization:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -6731,7 +6731,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -6942,7 +6942,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -7095,7 +7095,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
