@@ -1182,6 +1182,11 @@ export interface components {
       address: components['schemas']['Address'] | (never | null);
       /** @description Where its animals can be met: what a `near` search measures from */
       location: components['schemas']['GeoPoint'] | (never | null);
+      /**
+       * @description Whether `near` searches can find its animals: true when it has a `location`, false without one (a `near` search measures from it, and never lists the animals of an organisation without one). Set `location` to make it true
+       * @example true
+       */
+      readonly findableNearby: boolean;
       /** @example Home visits before every adoption. */
       adoptionPolicy: string | null;
       /**
