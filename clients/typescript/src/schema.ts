@@ -13,7 +13,7 @@ export interface paths {
     };
     /**
      * List animals
-     * @description Returns a page of animals, in ascending id order unless `sort` names another (v1.3: `-createdAt`, `name`, `random` with `seed`, `distance` with `near`); every filter combines: `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`, `hasPhotos`, `near` (with `radiusKm`: each answer then carries `distanceKm`). `Link` carries every parameter given to the next page. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Scope: `pets:read`.
+     * @description Returns a page of animals, in ascending id order unless `sort` names another (v1.3: `-createdAt`, `name`, `random` with `seed`, `distance` with `near`); every filter combines: (v1.4) `id` (up to 100, the stable way to fetch animals by id), `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`, `hasPhotos`, `near` (with `radiusKm`: each answer then carries `distanceKm`). `Link` carries every parameter given to the next page. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Scope: `pets:read`.
      */
     get: operations['listPets'];
     put?: never;
@@ -1529,6 +1529,8 @@ export interface operations {
         near?: string;
         /** @description How far `near` reaches, in kilometres (1 to 500; 100 when not given) */
         radiusKm?: number;
+        /** @description Only the animals with these ids (v1.4): 1 to 100 ids, comma-separated, such as `1,2,3`; repeated ids are folded. The stable way to fetch animals by id: those that exist and are not deleted, in ascending id order (or `sort`'s), combined with every other filter; an id that names none is simply absent. With `id` and without `limit`, a page holds 100: every animal named */
+        id?: string;
         /** @description Only animals of these availability statuses: one or more of available, pending, sold, comma-separated (v1.3) */
         status?: string;
         /** @description Only animals of this category */
