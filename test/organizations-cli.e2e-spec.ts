@@ -203,7 +203,7 @@ describe('npm run apikey -- org', () => {
     );
     expect(issued.code).toBe(0);
     const key = /"key": "(pet_test_[A-Za-z0-9_-]{43})"/.exec(issued.stdout)![1];
-    expect(issued.stdout).toContain(`"organizationId": "${id}"`);
+    expect(issued.stdout).toContain(`"organizationId": ${id},`);
 
     // The key is the organisation's staff: what it adds belongs to the organisation.
     const staff = apiClient(t.url, { authorization: `Bearer ${key}` });
