@@ -52,12 +52,34 @@ describe('the apikey command line', () => {
     const issued = await apikey('issue', '--name', 'CLI shop', '--plan', 'pro');
     expect(issued.code).toBe(0);
     const key = /"key": "(pet_test_[A-Za-z0-9_-]{43})"/.exec(issued.output)![1];
-    const id = /"id": "(\d+)"/.exec(issued.output)![1];
+    const id = /"id": (\d+)/.exec(issued.output)![1];
     const listed = await apikey('list');
     expect(listed.output).toContain('CLI shop');
     expect(listed.output).not.toContain(key);
     expect(listed.output).not.toMatch(/"hash"/);
     expect(await apikey('revoke', id)).toEqual({ code: 0, output: `Revoked key ${id}.\n` });
+  });
+
+  it('prints ids as numbers, as the API answers them: the key’s and its organisation’s', async () => {
+    const issued = await apikey(
+      ...['issue', '--name', 'CLI desk', '--plan', 'pro', '--organization', '1'],
+    );
+    expect(issued.code).toBe(0);
+    // The JSON before the closing advice.
+    const key = JSON.parse(issued.output.split('\n\n')[0]) as {
+      id: unknown;
+      organizationId: unknown;
+    };
+    expect(key).toMatchObject({ id: expect.any(Number), organizationId: 1 });
+    const listed = JSON.parse((await apikey('list')).output) as {
+      id: unknown;
+      organizationId: unknown;
+    }[];
+    expect(listed).toContainEqual(expect.objectContaining({ id: key.id, organizationId: 1 }));
+    for (const { id, organizationId } of listed) {
+      expect(typeof id).toBe('number');
+      expect(organizationId === null || typeof organizationId === 'number').toBe(true);
+    }
   });
 
   it.each(['99999999', '9999999999999999999', '99999999999999999999', 'abc'])(

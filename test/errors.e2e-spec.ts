@@ -12,7 +12,8 @@ describe('errors of every layer share the Error body', () => {
   });
   afterAll(() => t.close());
 
-  it.each(['/v1/nope', '/v1/pets/1/owners', '/v1', '/nope', '/v2/pets'])(
+  // `/` and `/v1` are the index (test/api-index.e2e-spec.ts).
+  it.each(['/v1/nope', '/v1/pets/1/owners', '/v1/', '/nope', '/v2/pets'])(
     'answers 404 not_found to an unknown route %s',
     async (path) => {
       const response = expectError(await api.get(path), 404, 'not_found');

@@ -88,12 +88,15 @@ describe('npm run apikey -- org', () => {
       website: 'https://harbour.example/',
       address: { line1: null, city: 'Bristol', region: null, postalCode: 'BS1 5TY', country: 'GB' },
       location: { lat: 51.4545, lon: -2.5879 },
+      findableNearby: true,
       adoptionPolicy: null,
       version: 1,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
     expect(created.stdout).toContain(`--organization ${organization.id} `);
+    // With a location, nothing to warn of.
+    expect(created.stdout).not.toContain('Not findable nearby');
 
     const served = await apiClient(t.url, t.auth).get(`/v1/organizations/${organization.id}`);
     expect(served.body).toEqual(organization);
@@ -167,6 +170,27 @@ describe('npm run apikey -- org', () => {
     expect(help.stdout).toContain('npm run apikey -- org create --name <name>');
   });
 
+  it('says at creation that an organisation without --lat and --lon is not findable nearby', async () => {
+    const created = await apikey(
+      ...['org', 'create', '--name', unique('Placeless'), '--email', 'a@placeless.example'],
+      ...['--city', 'York', '--country', 'GB'],
+    );
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    const organization = printed(created.stdout) as { id: number };
+    expect(organization).toMatchObject({ location: null, findableNearby: false });
+    const [, advice] = created.stdout.split('\n\n');
+    expect(advice).toBe(
+      'Not findable nearby ("findableNearby": false): without --lat and --lon, near searches never list its animals. ' +
+        `Give it a location with PATCH /v1/organizations/${organization.id} {"location":{"lat":…,"lon":…}} (organization:manage).`,
+    );
+    // As the API answers it, and as `org show` prints it.
+    const served = await apiClient(t.url, t.auth).get(`/v1/organizations/${organization.id}`);
+    expect(served.body).toEqual(organization);
+    expect(JSON.parse((await apikey('org', 'show', String(organization.id))).stdout)).toEqual(
+      organization,
+    );
+  });
+
   it('gives a created organisation its staff key: issue --organization <id>', async () => {
     const created = await apikey(
       ...['org', 'create', '--name', unique('Staffed'), '--email', 'a@staffed.example'],
@@ -179,7 +203,7 @@ describe('npm run apikey -- org', () => {
     );
     expect(issued.code).toBe(0);
     const key = /"key": "(pet_test_[A-Za-z0-9_-]{43})"/.exec(issued.stdout)![1];
-    expect(issued.stdout).toContain(`"organizationId": "${id}"`);
+    expect(issued.stdout).toContain(`"organizationId": ${id},`);
 
     // The key is the organisation's staff: what it adds belongs to the organisation.
     const staff = apiClient(t.url, { authorization: `Bearer ${key}` });

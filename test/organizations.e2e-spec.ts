@@ -66,6 +66,7 @@ describe('/v1/organizations and /admin/organizations', () => {
       website: null,
       address: null,
       location: null,
+      findableNearby: false,
       adoptionPolicy: null,
     });
     expect(response.headers['x-api-stability']).toBe('beta');
@@ -98,6 +99,7 @@ describe('/v1/organizations and /admin/organizations', () => {
         country: 'GB',
       },
       location: { lat: 50.7184, lon: -3.5339 },
+      findableNearby: true,
       adoptionPolicy: null,
       version: 1,
       createdAt: expect.any(String),

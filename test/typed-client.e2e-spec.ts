@@ -240,6 +240,53 @@ describe('the typed client’s helpers, against the service', () => {
     expect(raced).toMatchObject({ name: 'Rex Jr.!', categoryId: 7, version: 4 });
   });
 
+  it('updateWithETag: reads a pet with GET /pets?id=, never the deprecated getPet', async () => {
+    const { data: pet } = await api.POST('/pets', { body: { name: 'Moss', categoryId: 1 } });
+    const sent: string[] = [];
+    const watched = createPetAdoptionClient({
+      baseUrl: `${t.url}/v1`,
+      apiKey: t.auth.authorization.replace(/^Bearer /, ''),
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        sent.push(
+          `${request.method} ${new URL(request.url).pathname}${new URL(request.url).search}`,
+        );
+        return globalThis.fetch(request);
+      },
+    });
+    const updated = await updateWithETag(
+      watched,
+      '/pets/{petId}',
+      { path: { petId: pet!.id } },
+      () => ({
+        name: 'Moss II',
+      }),
+    );
+    expect(updated).toMatchObject({ id: pet!.id, name: 'Moss II', version: 2 });
+    expect(sent).toEqual([`GET /v1/pets?id=${pet!.id}`, `PATCH /v1/pets/${pet!.id}`]);
+  });
+
+  it('updateWithETag: a pet that is gone is the 404 not_found, and nothing is sent to change it', async () => {
+    const { data: pet } = await api.POST('/pets', { body: { name: 'Gone', categoryId: 1 } });
+    await api.DELETE('/pets/{petId}', { params: { path: { petId: pet!.id } } });
+    let changed = false;
+    const changing = updateWithETag(api, '/pets/{petId}', { path: { petId: pet!.id } }, () => {
+      changed = true;
+      return { name: 'Never' };
+    });
+    await expect(changing).rejects.toMatchObject({
+      name: 'PetAdoptionError',
+      status: 404,
+      body: {
+        code: 'not_found',
+        message: `No pet with id ${pet!.id}.`,
+        status: 404,
+        docUrl: `${t.url}/v1/docs/errors#not_found`,
+      },
+    });
+    expect(changed).toBe(false);
+  });
+
   it('updateWithETag: gives up after its attempts with the 412', async () => {
     const { data: pet } = await api.POST('/pets', { body: { name: 'Rex', categoryId: 1 } });
     let calls = 0;
@@ -298,6 +345,58 @@ describe('the typed client’s retries after Retry-After', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
   });
 
+  it('reports each wait for Retry-After through onRetry, before waiting it', async () => {
+    const { key } = await t.issueKey({ limits: { perMinute: 1, perDay: 100 } });
+    const reported: {
+      attempt: number;
+      waitMs: number;
+      retryAfter: string | null;
+      status: number;
+      code: string;
+      at: number;
+    }[] = [];
+    const api = createPetAdoptionClient({
+      baseUrl: `${t.url}/v1`,
+      apiKey: key,
+      retry: {
+        onRetry: async ({ attempt, waitMs, response, request }) => {
+          expect(request.url).toBe(`${t.url}/v1/pets`);
+          // The refusal itself, whose body the hook may read.
+          const body = (await response.json()) as { code: string };
+          reported.push({
+            attempt,
+            waitMs,
+            retryAfter: response.headers.get('retry-after'),
+            status: response.status,
+            code: body.code,
+            at: Date.now(),
+          });
+        },
+      },
+    });
+    minuteEndsIn(1.6);
+    expect((await api.GET('/pets')).response.status).toBe(200);
+    const started = Date.now();
+    const { response } = await api.GET('/pets');
+    expect(response.status).toBe(200);
+    expect(reported).toEqual([
+      {
+        attempt: 1,
+        waitMs: expect.any(Number),
+        retryAfter: expect.stringMatching(/^[12]$/),
+        status: 429,
+        code: 'rate_limited',
+        at: expect.any(Number),
+      },
+    ]);
+    // The wait the refusal asked for (whole seconds: 1 or 2 for a minute ending 1.6 s from now).
+    const [{ waitMs, retryAfter, at }] = reported;
+    expect(waitMs).toBe(Number(retryAfter) * 1000);
+    // Told before the wait, not after it.
+    expect(at - started).toBeLessThan(waitMs);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(waitMs);
+  });
+
   it('retries a bounded number of times, and not at all when told not to', async () => {
     const { key } = await t.issueKey({ limits: { perMinute: 1, perDay: 100 } });
     // The clock stands still a second before the minute ends: every retry meets the same 429.
@@ -306,16 +405,19 @@ describe('the typed client’s retries after Retry-After', () => {
     const frozen = jest.spyOn(clock, 'now').mockReturnValue(still);
     try {
       const bounded = countingFetch();
+      const attempts: number[] = [];
       const api = createPetAdoptionClient({
         baseUrl: `${t.url}/v1`,
         apiKey: key,
         fetch: bounded.fetch,
-        retry: { retries: 2 },
+        retry: { retries: 2, onRetry: ({ attempt }) => void attempts.push(attempt) },
       });
       await api.GET('/pets');
       const refused = await api.GET('/pets');
       expect(refused.error).toMatchObject({ code: 'rate_limited' });
       expect(bounded.statuses).toEqual([200, 429, 429, 429]);
+      // One report per wait: the last refusal is answered, not waited for.
+      expect(attempts).toEqual([1, 2]);
 
       const once = countingFetch();
       const impatient = createPetAdoptionClient({
@@ -328,14 +430,17 @@ describe('the typed client’s retries after Retry-After', () => {
       expect(once.statuses).toEqual([429]);
 
       const shortWait = countingFetch();
+      let toldOfWait = false;
       const hurried = createPetAdoptionClient({
         baseUrl: `${t.url}/v1`,
         apiKey: key,
         fetch: shortWait.fetch,
-        retry: { maxWaitSeconds: 0 },
+        retry: { maxWaitSeconds: 0, onRetry: () => void (toldOfWait = true) },
       });
       expect((await hurried.GET('/pets')).response.status).toBe(429);
       expect(shortWait.statuses).toEqual([429]);
+      // A wait longer than allowed is not made, so not reported.
+      expect(toldOfWait).toBe(false);
     } finally {
       frozen.mockRestore();
     }

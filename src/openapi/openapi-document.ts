@@ -3,11 +3,16 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '../platform/config/app-config';
 import { COMPONENT_SCHEMAS_EXTENSION } from '../platform/http/response/api-named-array-response.decorator';
 import { ROUTE_FACTS_EXTENSION, RouteFacts } from '../platform/http/route-facts/route-facts';
-import { PUBLIC_BASE_URL_PLACEHOLDER } from '../platform/http/errors/api-error-responses.decorator';
+import {
+  errorExample,
+  PUBLIC_BASE_URL_PLACEHOLDER,
+} from '../platform/http/errors/api-error-responses.decorator';
 import { ERROR_PAGE_PATH } from '../platform/http/errors/error-documentation';
-import { isErrorCode } from '../common/error-codes';
+import { ErrorCode, isErrorCode } from '../common/error-codes';
+import { InsufficientScopeError, Scope } from '../common/scopes';
 import { featureOf } from '../platform/features/feature';
 import { declaredEnumsOf } from '../platform/http/response/declared-enum';
+import { API_NAME, API_VERSION } from '../platform/http/api-index/api-index';
 
 type HeaderObject = { description: string; schema: Record<string, unknown> };
 type HeaderReference = { $ref: string };
@@ -53,9 +58,17 @@ const WWW_AUTHENTICATE = stringHeader(
   '`Bearer`, or `Bearer error="invalid_token"` when a key was given',
 );
 
-const INSUFFICIENT_SCOPE = stringHeader(
-  'The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"`',
-);
+/** The 403's `WWW-Authenticate`, naming the scope the operation asks for. */
+const insufficientScope = (scope: Scope) =>
+  stringHeader(
+    `The scope to ask for (RFC 6750): \`Bearer error="insufficient_scope", scope="${scope}"\``,
+  );
+
+/**
+ * The codes whose example differs from one operation to another, written in each operation's
+ * responses rather than shared: `forbidden` names the operation's own scope.
+ */
+const OWN_EXAMPLES: ReadonlySet<ErrorCode> = new Set(['forbidden']);
 
 const RETRY_AFTER: HeaderObject = {
   description: 'Seconds to wait before retrying',
@@ -138,6 +151,39 @@ function describeConditionalRead(operation: OperationObject): void {
 }
 
 /**
+ * The 403's `forbidden` example as the operation answers it: naming the scope it asks for (the
+ * first of its scopes, as the access guard does). One example shared by every operation named
+ * `orders:manage` in 28 of 33 of them, and sent readers to ask for the wrong scope.
+ */
+function nameOwnScope(operation: OperationObject, scope: Scope): void {
+  type Content = Record<string, { examples?: Record<string, unknown> }>;
+  const response = operation.responses?.['403'] as
+    (ResponseObject & { content?: Content }) | undefined;
+  const json = response?.content?.['application/json'];
+  if (!response || !json?.examples?.forbidden) return;
+  // Copied: the generator shares one response object between the operations of a controller.
+  operation.responses!['403'] = {
+    ...response,
+    content: {
+      ...response.content,
+      'application/json': {
+        ...json,
+        examples: {
+          ...json.examples,
+          forbidden: {
+            summary: `forbidden: without ${scope}`,
+            value: {
+              ...errorExample('forbidden'),
+              message: new InsufficientScopeError(scope).message,
+            },
+          },
+        },
+      },
+    },
+  } as ResponseObject;
+}
+
+/**
  * Writes each operation's route facts (decorator metadata: src/platform/http/route-facts) in the
  * document's terms, with the configured sunsets: `deprecated`, `x-stability`,
  * `x-required-scopes`, their headers, and a sentence of description each.
@@ -189,8 +235,9 @@ function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
         .filter(Boolean)
         .join(' ');
       addHeaders(operation, (status) =>
-        status === '403' ? { 'WWW-Authenticate': INSUFFICIENT_SCOPE } : undefined,
+        status === '403' ? { 'WWW-Authenticate': insufficientScope(scopes[0]) } : undefined,
       );
+      nameOwnScope(operation, scopes[0]);
     }
     if (uncounted) {
       operation.description = [
@@ -271,7 +318,8 @@ function describeApi(tags: Map<string, string>, publicBaseUrl: string): string {
 /**
  * Moves each error code's example (ApiErrorResponses) into `components.examples`, once, with the
  * configured base in its `docUrl` (the decorators ran before any configuration was read), and
- * refers to it from every response that shows it.
+ * refers to it from every response that shows it; an example of its operation's own (OWN_EXAMPLES)
+ * stays where it is, with the base written in.
  */
 function shareErrorExamples(document: OpenAPIObject, publicBaseUrl: string): void {
   type Example = { summary?: string; value?: { docUrl?: string } } | { $ref: string };
@@ -284,6 +332,16 @@ function shareErrorExamples(document: OpenAPIObject, publicBaseUrl: string): voi
       for (const [code, example] of Object.entries(examples ?? {})) {
         if ('$ref' in example || !isErrorCode(code)) continue;
         const value = example.value!;
+        if (OWN_EXAMPLES.has(code)) {
+          examples![code] = {
+            ...example,
+            value: {
+              ...value,
+              docUrl: value.docUrl!.replace(PUBLIC_BASE_URL_PLACEHOLDER, publicBaseUrl),
+            },
+          };
+          continue;
+        }
         shared[code] ??= {
           ...example,
           value: {
@@ -314,9 +372,9 @@ export function createOpenApiDocument(
     if (!tags.has(tag.name)) tags.set(tag.name, tag.description);
   }
   const builder = new DocumentBuilder()
-    .setTitle('Pet Adoption Service')
+    .setTitle(API_NAME)
     .setDescription(describeApi(tags, config.http.publicBaseUrl))
-    .setVersion('1.0.0')
+    .setVersion(API_VERSION)
     .addServer(config.http.publicBaseUrl, 'This instance (PUBLIC_BASE_URL)')
     .addBearerAuth({
       type: 'http',

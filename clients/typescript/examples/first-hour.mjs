@@ -14,7 +14,15 @@ if (!apiKey) {
   );
   process.exit(1);
 }
-const api = createPetAdoptionClient({ baseUrl, apiKey });
+// Each wait for Retry-After is said, rather than a request that seems to hang for a minute.
+const api = createPetAdoptionClient({
+  baseUrl,
+  apiKey,
+  retry: {
+    onRetry: ({ attempt, waitMs, response }) =>
+      console.warn(`${response.status}: retry ${attempt} in ${waitMs / 1000} s`),
+  },
+});
 
 const added = [];
 for (const name of ['Rex', 'Bella', 'Tom']) {

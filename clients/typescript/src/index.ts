@@ -21,12 +21,30 @@ export type CategoryUpdate = components['schemas']['CategoryUpdate'];
 /** A client of the API: `GET`, `POST`, `PATCH`, `PUT`, `DELETE` on its typed paths. */
 export type PetAdoptionClient = Client<paths>;
 
+/** A wait for `Retry-After` the client is about to make, as `onRetry` is told of it. */
+export interface RetryEvent {
+  /** Which retry the wait is for: 1 for the first, up to `retries`. */
+  attempt: number;
+  /** How long the client waits before sending the request again, in milliseconds. */
+  waitMs: number;
+  /** The refusal (429 or 503) that asked for the wait; its body may be read in the hook. */
+  response: Response;
+  /** The request that will be sent again. */
+  request: Request;
+}
+
 /** How a client retries what the service refused for now (429, 503) after `Retry-After`. */
 export interface RetryOptions {
   /** Attempts after the first; 0 never retries. Default 3. */
   retries?: number;
   /** The longest `Retry-After` waited for, in seconds; a longer one is answered as it came. Default 60. */
   maxWaitSeconds?: number;
+  /**
+   * Told of each wait before it starts, so that a wait of up to a minute is never silent: log it,
+   * show it, count it. The wait starts once the hook's promise (if any) settles; a hook that throws
+   * ends the request with that error.
+   */
+  onRetry?: (retry: RetryEvent) => void | Promise<void>;
 }
 
 export interface PetAdoptionClientOptions {
@@ -111,7 +129,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function retryingFetch(
   fetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init),
-  { retries = 3, maxWaitSeconds = 60 }: RetryOptions = {},
+  { retries = 3, maxWaitSeconds = 60, onRetry }: RetryOptions = {},
 ): typeof globalThis.fetch {
   return async (input, init) => {
     const request = new Request(input, init);
@@ -120,9 +138,11 @@ export function retryingFetch(
       if (attempt >= retries || !mayRetry(request, response)) return response;
       const seconds = retryAfterSeconds(response);
       if (seconds === null || seconds > maxWaitSeconds) return response;
-      // The refusal's body is not needed: release the connection before waiting.
-      await response.body?.cancel();
-      await pause(seconds * 1000);
+      const waitMs = seconds * 1000;
+      await onRetry?.({ attempt: attempt + 1, waitMs, response, request: request.clone() });
+      // The refusal's body is not needed any more: release the connection before waiting.
+      if (!response.bodyUsed) await response.body?.cancel();
+      await pause(waitMs);
     }
   };
 }
@@ -202,7 +222,44 @@ export async function* pages<Path extends ListPath>(
 }
 
 /**
- * Changes a resource that carries an `ETag` (a pet) without losing anyone else's change: reads it,
+ * Reads a resource to change it: its body and the ETag to send back in `If-Match`. A pet is read
+ * with `GET /pets?id=` (the stable read by id; `GET /pets/{petId}` is deprecated and goes away),
+ * whose `version` is its ETag, `"<version>"`; any other resource by its own GET and `ETag`.
+ */
+async function readForUpdate(
+  get: UntypedCall,
+  path: string,
+  params: { path: Record<string, unknown> },
+): Promise<{ data: unknown; etag: string }> {
+  if (path === '/pets/{petId}') {
+    const petId = String(params.path.petId);
+    const read = await get('/pets', { params: { query: { id: petId } } });
+    if (read.error !== undefined) throw new PetAdoptionError(read.response, read.error);
+    const [pet] = read.data as { version: number }[];
+    // No live pet with that id: the 404 `GET /pets/{petId}` and `PATCH` give.
+    if (pet === undefined) {
+      const docs = read.response.url.replace(/\/pets(\?.*)?$/, '/docs/errors#not_found');
+      throw new PetAdoptionError(new Response(null, { status: 404 }), {
+        code: 'not_found',
+        message: `No pet with id ${petId}.`,
+        status: 404,
+        requestId: read.response.headers.get('x-request-id') ?? '',
+        docUrl: docs,
+      });
+    }
+    return { data: pet, etag: `"${pet.version}"` };
+  }
+  const read = await get(path, { params });
+  if (read.error !== undefined) throw new PetAdoptionError(read.response, read.error);
+  const etag = read.response.headers.get('etag');
+  if (etag === null)
+    throw new Error(`${path} answered without an ETag: it cannot be updated safely.`);
+  return { data: read.data, etag };
+}
+
+/**
+ * Changes a resource that carries an `ETag` (a pet) without losing anyone else's change: reads it
+ * (a pet with `GET /pets?id=`, not the deprecated `GET /pets/{petId}`),
  * applies `change` (which may be async) to what it read, and sends the result with `If-Match`; when the resource
  * changed meanwhile (412), reads it again and applies `change` again, at most `attempts` times in
  * all. Answers the changed resource; another refusal, or the last 412, throws a PetAdoptionError.
@@ -223,14 +280,14 @@ export async function updateWithETag<Path extends PatchablePath>(
   const get = api.GET as unknown as UntypedCall;
   const patch = api.PATCH as unknown as UntypedCall;
   for (let attempt = 1; ; attempt++) {
-    const read = await get(path, { params });
-    if (read.error !== undefined) throw new PetAdoptionError(read.response, read.error);
-    const etag = read.response.headers.get('etag');
-    if (etag === null)
-      throw new Error(`${path} answered without an ETag: it cannot be updated safely.`);
+    const { data, etag } = await readForUpdate(
+      get,
+      path,
+      params as { path: Record<string, unknown> },
+    );
     const written = await patch(path, {
       params,
-      body: await change(read.data as Ok<paths[Path]['get']>),
+      body: await change(data as Ok<paths[Path]['get']>),
       headers: { 'If-Match': etag },
     });
     if (written.response.status === 412 && attempt < attempts) continue;

@@ -13,7 +13,7 @@ export interface paths {
     };
     /**
      * List animals
-     * @description Returns a page of animals, in ascending id order unless `sort` names another (v1.3: `-createdAt`, `name`, `random` with `seed`, `distance` with `near`); every filter combines: `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`, `hasPhotos`, `near` (with `radiusKm`: each answer then carries `distanceKm`). `Link` carries every parameter given to the next page. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Scope: `pets:read`.
+     * @description Returns a page of animals, in ascending id order unless `sort` names another (v1.3: `-createdAt`, `name`, `random` with `seed`, `distance` with `near`); every filter combines: (v1.4) `id` (up to 100, the stable way to fetch animals by id), `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`, `hasPhotos`, `near` (with `radiusKm`: each answer then carries `distanceKm`). `Link` carries every parameter given to the next page. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Scope: `pets:read`.
      */
     get: operations['listPets'];
     put?: never;
@@ -1183,6 +1183,11 @@ export interface components {
       address: components['schemas']['Address'] | (never | null);
       /** @description Where its animals can be met: what a `near` search measures from */
       location: components['schemas']['GeoPoint'] | (never | null);
+      /**
+       * @description Whether `near` searches can find its animals: true when it has a `location`, false without one (a `near` search measures from it, and never lists the animals of an organisation without one). Set `location` to make it true
+       * @example true
+       */
+      readonly findableNearby: boolean;
       /** @example Home visits before every adoption. */
       adoptionPolicy: string | null;
       /**
@@ -1521,10 +1526,12 @@ export interface operations {
         limit?: number;
         /** @description Return only items whose id is greater than this (the `next` link sets it) */
         after?: number;
-        /** @description Only those within `radiusKm` of this point (`lat,lon` in decimal degrees); each answer then carries `distanceKm` */
+        /** @description Only those within `radiusKm` of this point (`lat,lon` in decimal degrees, such as `51.4545,-2.5879`); each answer then carries `distanceKm` */
         near?: string;
         /** @description How far `near` reaches, in kilometres (1 to 500; 100 when not given) */
         radiusKm?: number;
+        /** @description Only the animals with these ids (v1.4): 1 to 100 ids, comma-separated, such as `1,2,3`; repeated ids are folded. The stable way to fetch animals by id: those that exist and are not deleted, in ascending id order (or `sort`'s), combined with every other filter; an id that names none is simply absent. With `id` and without `limit`, a page holds 100: every animal named */
+        id?: string;
         /** @description Only animals of these availability statuses: one or more of available, pending, sold, comma-separated (v1.3) */
         status?: string;
         /** @description Only animals of this category */
@@ -1533,7 +1540,7 @@ export interface operations {
         name?: string;
         /** @description Only animals of this organisation (v1.3) */
         organizationId?: number;
-        /** @description Only animals whose primary or secondary breed is this one, whatever the case of either (v1.3) */
+        /** @description Only animals whose primary or secondary breed is this one (such as `labrador retriever`), whatever the case of either (v1.3) */
         breed?: string;
         /** @description Only animals of these age groups: one or more of baby, young, adult, senior, comma-separated (v1.3) */
         age?: string;
@@ -1632,7 +1639,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -1757,7 +1764,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:write"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -1965,7 +1972,7 @@ export interface operations {
           Sunset?: string;
           /** @description The successor: `<…/pets>; rel="successor-version"` */
           Link?: string;
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -2147,7 +2154,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -2336,7 +2343,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -2692,7 +2699,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:write"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -3055,7 +3062,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:write"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -3231,7 +3238,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -3387,7 +3394,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -3538,7 +3545,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -3723,7 +3730,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -3854,7 +3861,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -4005,7 +4012,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -4142,7 +4149,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -4337,7 +4344,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -4482,7 +4489,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -4634,7 +4641,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -4813,7 +4820,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -4958,7 +4965,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -5112,7 +5119,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -5261,7 +5268,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="webhooks:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -5378,7 +5385,7 @@ export interface operations {
         limit?: number;
         /** @description Return only items whose id is greater than this (the `next` link sets it) */
         after?: number;
-        /** @description Only those within `radiusKm` of this point (`lat,lon` in decimal degrees); each answer then carries `distanceKm` */
+        /** @description Only those within `radiusKm` of this point (`lat,lon` in decimal degrees, such as `51.4545,-2.5879`); each answer then carries `distanceKm` */
         near?: string;
         /** @description How far `near` reaches, in kilometres (1 to 500; 100 when not given) */
         radiusKm?: number;
@@ -5471,7 +5478,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -5623,7 +5630,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -5780,7 +5787,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="organization:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -5971,7 +5978,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="organization:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -6105,7 +6112,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="organization:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -6383,7 +6390,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="organization:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -6592,7 +6599,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="organization:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -6748,7 +6755,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -6959,7 +6966,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
@@ -7112,7 +7119,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
-          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="orders:read"` */
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:manage"` */
           'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ApiKeys, isPlan, PLANS } from '@pet-adoption/api-keys';
+import { ApiKeys, ApiKeyView, isPlan, PLANS } from '@pet-adoption/api-keys';
 import { parseArgs } from 'node:util';
 import { apiKeysFromConfig } from '../access.module';
 import { ConfigModule } from '../../platform/config/config.module';
@@ -39,6 +39,19 @@ class ApiKeyCliModule {
   }
 }
 
+/**
+ * A key as the command line prints it: ids as JSON numbers, as the admin API and every other answer
+ * give them (the library keeps them as text, its store's bigint, which is no concern of an
+ * operator who passes the id on to `--organization` or the API).
+ */
+function printable<K extends Pick<ApiKeyView, 'id' | 'organizationId'>>(key: K) {
+  return {
+    ...key,
+    id: Number(key.id),
+    organizationId: key.organizationId === null ? null : Number(key.organizationId),
+  };
+}
+
 /** `usage`: what help shows; src/command-line.ts adds the other command lines' to it. */
 export async function apiKeyCommand(argv: string[], usage = API_KEY_USAGE): Promise<string> {
   const { positionals, values } = parseArgs({
@@ -68,7 +81,7 @@ export async function apiKeyCommand(argv: string[], usage = API_KEY_USAGE): Prom
   });
   try {
     const keys = app.get(ApiKeys);
-    if (command === 'list') return JSON.stringify(await keys.list(), null, 2);
+    if (command === 'list') return JSON.stringify((await keys.list()).map(printable), null, 2);
     if (command === 'revoke') {
       await keys.revoke(id);
       return `Revoked key ${id}.`;
@@ -103,7 +116,7 @@ export async function apiKeyCommand(argv: string[], usage = API_KEY_USAGE): Prom
       organizationId: organization ?? null,
       expiresAt: expires === undefined ? null : instantOf(expires),
     });
-    return `${JSON.stringify({ ...apiKey, key }, null, 2)}\n\nThe key is shown this once only: store it now.`;
+    return `${JSON.stringify({ ...printable(apiKey), key }, null, 2)}\n\nThe key is shown this once only: store it now.`;
   } finally {
     await app.close();
   }

@@ -23,6 +23,7 @@ import {
 } from '../domain/organization';
 import { InvalidOrganizationError, OrganizationNotFoundError } from '../domain/organization.errors';
 import { SqlOrganizationRepository } from '../infrastructure/sql-organization.repository';
+import { OrganizationDto } from '../http/dto/organization.dto';
 
 export const ORGANIZATION_USAGE = `Manage organisations (shelters) in the same database:
 
@@ -33,6 +34,14 @@ export const ORGANIZATION_USAGE = `Manage organisations (shelters) in the same d
   npm run apikey -- org show <id>
 
 Then issue its staff's first key: npm run apikey -- issue --name <name> --plan pro --organization <id> --scopes ...`;
+
+/**
+ * Said at creation without --lat and --lon: a `near` search measures from the location, so the
+ * organisation's animals are never found by one, and nothing else would say so.
+ */
+const NOT_FINDABLE_NEARBY = (id: number) =>
+  `Not findable nearby ("findableNearby": false): without --lat and --lon, near searches never list its animals. ` +
+  `Give it a location with PATCH /v1/organizations/${id} {"location":{"lat":…,"lon":…}} (organization:manage).`;
 
 /** The command line's flag for each member a refusal of the domain names first. */
 const FLAGS: Record<string, string> = {
@@ -190,18 +199,21 @@ export async function organizationCommand(argv: string[]): Promise<string> {
     logger: ['error'],
   });
   try {
+    // Each organisation as the API answers it (OrganizationDto: `findableNearby` included).
     if (command === 'list') {
-      return JSON.stringify(await everyOrganization(app.get(ListOrganizations)), null, 2);
+      const all = await everyOrganization(app.get(ListOrganizations));
+      return JSON.stringify(all.map(OrganizationDto.of), null, 2);
     }
     if (command === 'show') {
-      return JSON.stringify(await app.get(GetOrganization).execute(OPERATOR, wanted), null, 2);
+      const organization = await app.get(GetOrganization).execute(OPERATOR, wanted);
+      return JSON.stringify(OrganizationDto.of(organization), null, 2);
     }
     // A command is never a replay: the organisation as the admin API answers it.
-    const { replayed: _replayed, ...organization } = await app
-      .get(CreateOrganization)
-      .execute(input!);
+    const { replayed: _replayed, ...created } = await app.get(CreateOrganization).execute(input!);
+    const organization = OrganizationDto.of(created);
     return (
       `${JSON.stringify(organization, null, 2)}\n\n` +
+      (organization.findableNearby ? '' : `${NOT_FINDABLE_NEARBY(organization.id)}\n\n`) +
       `Issue its staff's first key: npm run apikey -- issue --name <name> --plan pro --organization ${organization.id} ` +
       '--scopes pets:read,pets:write,pets:manage,orders:read,orders:manage,organization:manage'
     );

@@ -1,5 +1,6 @@
 import {
   checkPatch,
+  isFindableNearby,
   newOrganization,
   OrganizationProfile,
   patched,
@@ -125,5 +126,14 @@ describe('patched', () => {
       true,
     );
     expect(sameProfile(full, patched(full, { name: 'Harbour Rescue Centre' }))).toBe(false);
+  });
+});
+
+describe('isFindableNearby', () => {
+  it('is whether a near search has a location to measure from', () => {
+    expect(isFindableNearby(newOrganization(input))).toBe(false);
+    expect(
+      isFindableNearby(newOrganization({ ...input, location: { lat: 51.45, lon: -2.59 } })),
+    ).toBe(true);
   });
 });

@@ -56,6 +56,14 @@ export interface Organization extends OrganizationProfile {
   readonly updatedAt: string;
 }
 
+/**
+ * Whether a `near` search can find the organisation's animals: it measures from the location, so
+ * an organisation without one is never near anywhere. Said in every answer, so that leaving the
+ * location out at creation is seen, not discovered by a search that silently misses it.
+ */
+export const isFindableNearby = (organization: Pick<OrganizationProfile, 'location'>): boolean =>
+  organization.location !== null;
+
 /** An organisation found by a `near` search, with how far it is from the point asked about. */
 export interface OrganizationNearby extends Organization {
   readonly distanceKm: number;

@@ -11,6 +11,8 @@ import { GeoPoint } from '../../common/geo';
  * animal must meet every one.
  */
 export interface PetFinding {
+  /** Only the pets with these ids (ascending, each once): fetching animals by id (v1.4). */
+  ids?: readonly PetId[];
   /** Any of these statuses (two or more; one is PetPageQuery's `status`). */
   statuses?: readonly PetStatus[];
   organizationId?: number;

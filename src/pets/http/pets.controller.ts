@@ -35,12 +35,13 @@ import { ListPets } from '../application/list-pets.use-case';
 import { PetFinding, PetOrder } from '../application/pet.repository';
 import { shuffleStart } from '../domain/pet-order';
 import { commaList } from '../../platform/http/request/comma-list.validator';
+import { idList } from '../../platform/http/request/id-list.validator';
 import { nearOf } from '../../platform/http/request/near-query.dto';
 import { GoodWith, PetAge, PetSex, PetSize } from '../../common/pet-profile';
 import { PetStatus } from '../../common/pet-status';
 import { UpdatePet } from '../application/update-pet.use-case';
 import { MAX_PET_ID, Pet } from '../domain/pet';
-import { ListPetsQueryDto, MAX_SEED, PetSort } from './dto/list-pets-query.dto';
+import { ListPetsQueryDto, MAX_LISTED_IDS, MAX_SEED, PetSort } from './dto/list-pets-query.dto';
 import { NewPetDto } from './dto/new-pet.dto';
 import { PetDto } from './dto/pet.dto';
 import { PetUpdateDto } from './dto/pet-update.dto';
@@ -81,10 +82,11 @@ function orderOf(sort?: string, seed?: string): PetOrder | undefined {
 /** v1.3's finding filters of a listing's query, or undefined when it gives none (a v1 page). */
 function findingOf(query: ListPetsQueryDto, statuses?: PetStatus[]): PetFinding | undefined {
   const { organizationId, breed, age, sex, size, goodWith, houseTrained, specialNeeds } = query;
-  const { hasPhotos, sort, seed } = query;
+  const { hasPhotos, sort, seed, id } = query;
   const flag = (text?: string) => (text === undefined ? undefined : text === 'true');
   const list = <T>(text?: string) => (text === undefined ? undefined : (commaList(text) as T[]));
   const finding: PetFinding = {
+    ids: id === undefined ? undefined : idList(id),
     statuses: statuses && statuses.length > 1 ? statuses : undefined,
     organizationId: organizationId === undefined ? undefined : Number(organizationId),
     breed,
@@ -122,7 +124,7 @@ export class PetsController {
     operationId: 'listPets',
     summary: 'List animals',
     description:
-      'Returns a page of animals, in ascending id order unless `sort` names another (v1.3: `-createdAt`, `name`, `random` with `seed`, `distance` with `near`); every filter combines: `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`, `hasPhotos`, `near` (with `radiusKm`: each answer then carries `distanceKm`). `Link` carries every parameter given to the next page.',
+      'Returns a page of animals, in ascending id order unless `sort` names another (v1.3: `-createdAt`, `name`, `random` with `seed`, `distance` with `near`); every filter combines: (v1.4) `id` (up to 100, the stable way to fetch animals by id), `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`, `hasPhotos`, `near` (with `radiusKm`: each answer then carries `distanceKm`). `Link` carries every parameter given to the next page.',
   })
   @ApiNamedArrayResponse('Pets', PetDto, {
     status: 200,
@@ -140,7 +142,13 @@ export class PetsController {
       given.sort === 'random' && given.seed === undefined
         ? { ...given, seed: String(randomInt(MAX_SEED + 1)) }
         : given;
-    const limit = query.limit === undefined ? undefined : Number(query.limit);
+    // Animals asked for by id come in one page unless a client asks for smaller ones.
+    const limit =
+      query.limit !== undefined
+        ? Number(query.limit)
+        : query.id !== undefined
+          ? MAX_LISTED_IDS
+          : undefined;
     // No pet has an id above MAX_PET_ID: after it every page is empty, as after any greater id.
     const after = query.after === undefined ? undefined : Math.min(Number(query.after), MAX_PET_ID);
     const { status, categoryId, name } = query;

@@ -3,6 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AppConfig } from '../config/app-config';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { ErrorDocumentation } from './errors/error-documentation';
+import { ApiIndexController } from './api-index/api-index.controller';
 import { FallbackController } from './routing/fallback.controller';
 import { RequestValidationPipe } from './request/request-validation';
 import { RouteFactHeaders } from './route-facts/route-fact-headers';
@@ -10,10 +11,10 @@ import { RouteTable } from './routing/route-table';
 
 /**
  * The HTTP edge shared by every feature: error rendering, body and input validation, conditional
- * reads, unknown routes.
+ * reads, unknown routes, and the index at `/` and `/v1`.
  */
 @Module({
-  controllers: [FallbackController],
+  controllers: [ApiIndexController, FallbackController],
   providers: [
     RouteTable,
     RouteFactHeaders,

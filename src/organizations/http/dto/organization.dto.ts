@@ -1,6 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { objectOrNull } from '../../../platform/http/response/object-or-null';
-import { Organization, OrganizationNearby } from '../../domain/organization';
+import { isFindableNearby, Organization, OrganizationNearby } from '../../domain/organization';
 
 @ApiSchema({ name: 'Address' })
 export class AddressDto {
@@ -75,6 +75,15 @@ export class OrganizationDto {
   })
   location!: GeoPointDto | null;
 
+  @ApiProperty({
+    description:
+      'Whether `near` searches can find its animals: true when it has a `location`, false without one (a `near` search measures from it, and never lists the animals of an organisation without one). Set `location` to make it true',
+    type: 'boolean',
+    readOnly: true,
+    example: true,
+  })
+  findableNearby!: boolean;
+
   @ApiProperty({ type: 'string', nullable: true, example: 'Home visits before every adoption.' })
   adoptionPolicy!: string | null;
 
@@ -113,6 +122,7 @@ export class OrganizationDto {
       website,
       address,
       location,
+      findableNearby: isFindableNearby(organization),
       adoptionPolicy,
       version,
       createdAt,

@@ -50,8 +50,9 @@ function IsRadius(): PropertyDecorator {
 /** A keyset page that may also search around a point: `near=lat,lon` and `radiusKm`. */
 export class NearPageQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
-    description: `Only those within \`radiusKm\` of this point (\`lat,lon\` in decimal degrees); each answer then carries \`distanceKm\``,
-    example: '51.4545,-2.5879',
+    // No `example`: the docs page fills a parameter's example into "Try it out", and a point
+    // given unasked narrows the listing to one city (CONTRACT.md "Fast feedback (v1.4)").
+    description: `Only those within \`radiusKm\` of this point (\`lat,lon\` in decimal degrees, such as \`51.4545,-2.5879\`); each answer then carries \`distanceKm\``,
   })
   @IsOptional()
   @IsString({ message: 'near must be given once' })
