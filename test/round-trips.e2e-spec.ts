@@ -49,6 +49,9 @@ describe('round trips per request', () => {
     await authenticator.onModuleDestroy();
     const now = authenticator.now();
     authenticator.now = () => now;
+    // One use at the frozen instant: a key learned before it, on a machine slow enough for the
+    // look-up to have aged out by then, would otherwise be looked up again by the first test.
+    await api.get('/v1/pets?limit=1').expect(200);
   });
   afterAll(() => t.close());
 
