@@ -67,6 +67,21 @@ describe('FairQueue', () => {
     expect(started).toEqual(['a1', 'a2', 'b1', 'a3', 'b2', 'a4', 'a5']);
   });
 
+  it('gives the one slot to the tenant served longest ago: a newcomer goes before the tenant that just had it', async () => {
+    const queue = new FairQueue(1, 10, 20, busy);
+    const started: string[] = [];
+    const a = ['a1', 'a2', 'a3'].map((name) => submit(queue, 'A', name, started));
+    const b = ['b1', 'b2'].map((name) => submit(queue, 'B', name, started));
+    for (const piece of [...a, ...b]) {
+      await tick();
+      piece.finish();
+    }
+    await Promise.all([...a, ...b].map((piece) => piece.run));
+    expect(started).toEqual(['a1', 'b1', 'a2', 'b2', 'a3']);
+    // Forgotten when idle: nothing is kept of a tenant with nothing under way.
+    expect(queue.load).toEqual({ running: 0, waiting: 0 });
+  });
+
   it('passes the slot on when a piece fails, and never lets a newcomer overtake those waiting', async () => {
     const queue = new FairQueue(1, 5, 5, busy);
     const started: string[] = [];
