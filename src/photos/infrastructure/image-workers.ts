@@ -90,6 +90,7 @@ export class ImageWorkers {
       this.workers.map((worker) => {
         if (!worker || worker.child.exitCode !== null || worker.child.signalCode !== null) return;
         const exited = new Promise((resolve) => worker.child.once('exit', resolve));
+        // A worker keeps nothing worth a clean exit; SIGKILL ends it even inside libvips.
         worker.child.kill('SIGKILL');
         return exited;
       }),

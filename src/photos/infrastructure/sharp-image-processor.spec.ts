@@ -32,7 +32,7 @@ const sizesOf = (image: ProcessedImage) =>
 // The real pipeline: every image goes to a forked worker process (image-worker.ts from the sources).
 describe('SharpImageProcessor', () => {
   const processor = processorWith();
-  afterAll(() => processor.onModuleDestroy());
+  afterAll(() => processor.onApplicationShutdown());
 
   it('writes the four widths of a photo as JPEG, each under the SHA-256 of its bytes', async () => {
     const image = await processor.process(
@@ -245,7 +245,7 @@ describe('SharpImageProcessor', () => {
       expect((await theirs).width).toBe(400);
       expect(busy.load).toEqual({ running: 0, waiting: 0 });
     } finally {
-      await busy.onModuleDestroy();
+      await busy.onApplicationShutdown();
     }
   });
 });

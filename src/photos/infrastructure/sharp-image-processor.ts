@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
 import { ImageProcessor, ProcessedImage } from '../application/image-processor';
 import { ImageFormat } from '../domain/image-format';
@@ -25,7 +25,7 @@ const BUSY_RETRY_AFTER_SECONDS = 1;
  * Retry-After) rather than held.
  */
 @Injectable()
-export class SharpImageProcessor extends ImageProcessor implements OnModuleDestroy {
+export class SharpImageProcessor extends ImageProcessor implements OnApplicationShutdown {
   private readonly queue: FairQueue;
   readonly workers: ImageWorkers;
 
@@ -69,7 +69,8 @@ export class SharpImageProcessor extends ImageProcessor implements OnModuleDestr
     return this.queue.load;
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** After the server has closed and its requests are answered: no image is under way then. */
+  async onApplicationShutdown(): Promise<void> {
     await this.workers.close();
   }
 }
