@@ -1,20 +1,27 @@
 // npm run photos:cpu: the CPU one 12-megapixel JPEG costs on its way to the four variants of a
 // photo (issue 34: at most 400 ms), measured with process.cpuUsage around the pipeline, which
 // counts libuv's threads, where sharp works, as well as the main thread. Runs the built service's
-// own pipeline (dist/), one image at a time, after two unmeasured runs.
-import { SharpImageProcessor } from '../dist/src/photos/infrastructure/sharp-image-processor.js';
+// own pipeline (dist/), one image at a time, after two unmeasured runs: the header read as the
+// service reads it, then what an image worker runs (variantsOf), here in this process so that
+// cpuUsage sees it (docs/adr/0063).
+import { variantsOf } from '../dist/src/photos/infrastructure/image-pipeline.js';
+import { sharpLibrary } from '../dist/src/photos/infrastructure/sharp-library.js';
 import { samplePhotoJpeg } from '../dist/src/photos/infrastructure/sample-photo.js';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
 const runs = Number(process.argv[2] ?? 15);
 const image = await samplePhotoJpeg(4000, 3000);
-const processor = new SharpImageProcessor({ photos: { concurrency: 1, queueLength: 0 } });
+const pipeline = async (bytes) => {
+  const header = await sharpLibrary()(bytes, { limitInputPixels: false }).metadata();
+  const { width, height } = header.autoOrient;
+  return variantsOf(bytes, { width, height, hasAlpha: header.hasAlpha });
+};
 
 const measure = async () => {
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const processed = await processor.process(image, 'jpeg');
+  const processed = await pipeline(image);
   const { user, system } = process.cpuUsage(cpu);
   return { cpuMs: (user + system) / 1000, wallMs: performance.now() - started, processed };
 };

@@ -12,7 +12,7 @@ import { PhotoStorage } from '../src/photos/application/photo-storage';
 const BASE = 'https://pets.example/v1';
 const ADMIN_TOKEN = 'pet-photos-suite-admin-token-0123456789abcdef';
 
-// Images are decoded and resized in this very process.
+// Images are decoded and resized by the service's image worker, forked from the sources (ADR 0063).
 jest.setTimeout(60_000);
 
 type Client = ReturnType<typeof apiClient>;

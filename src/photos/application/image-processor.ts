@@ -20,16 +20,16 @@ export interface ProcessedImage {
 }
 
 /**
- * Port: turns an upload into its variants, off the event loop and at most a bounded number at a
- * time on an instance. The header's dimensions are checked before a pixel is decoded
+ * Port: turns an upload into its variants, off the event loop, outside the service's memory and at
+ * most a bounded number at a time on an instance, each `queue` (an organisation) served in turn. The header's dimensions are checked before a pixel is decoded
  * (checkDimensions: ImageSideOutOfRangeError, ImageTooManyPixelsError); then the image is decoded to
  * its end (else UndecodableImageError), its orientation applied, its metadata dropped, and each
  * size of variantSizes written in the format
- * of variantFormat. With as many images in hand as it takes, it refuses at once
- * (ImageProcessingBusyError).
+ * of variantFormat. With as many images of the queue, or in all, in hand as it takes, it refuses at
+ * once (ImageProcessingBusyError); when the process decoding it dies, ImageWorkerLostError.
  */
 export abstract class ImageProcessor {
-  abstract process(bytes: Uint8Array, format: ImageFormat): Promise<ProcessedImage>;
+  abstract process(bytes: Uint8Array, format: ImageFormat, queue: string): Promise<ProcessedImage>;
 }
 
 /** The distinct variants of an image, each once, whatever sizes share it. */

@@ -75,7 +75,13 @@ export class UploadPhoto {
     // Refused before any pixel is decoded, when it can be told already; asked again below, under
     // the pet's lock, as another upload or a deletion may have come in between.
     await this.checkRoom(requester, petId);
-    const image = await this.images.process(upload.bytes, format);
+    // Each organisation's images wait in a queue of their own, served in turn: one organisation's
+    // uploads never hold another's for more than one image (CONTRACT.md, v1.4).
+    const queue =
+      requester.organizationId === null
+        ? `key:${requester.keyId}`
+        : `organization:${requester.organizationId}`;
+    const image = await this.images.process(upload.bytes, format, queue);
     await Promise.all(
       distinctVariants(image).map(({ key, bytes }) => this.storage.put(key, bytes)),
     );

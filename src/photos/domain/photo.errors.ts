@@ -114,3 +114,16 @@ export class PhotoImageNotFoundError extends DomainError {
     super(`No photo image ${key}.`);
   }
 }
+
+/**
+ * The process decoding the image ended before it answered (killed, out of memory, a crash in the
+ * image library): no photo was recorded and nothing of it stored; it may be sent again after
+ * `retryAfterSeconds`, once the worker is replaced.
+ */
+export class ImageWorkerLostError extends DomainError {
+  readonly code = 'service_unavailable';
+
+  constructor(readonly retryAfterSeconds: number) {
+    super(`The image could not be processed this time; retry in ${retryAfterSeconds} s.`);
+  }
+}

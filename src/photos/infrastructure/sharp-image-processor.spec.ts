@@ -21,17 +21,25 @@ import {
 } from '../../../test/support/test-images';
 import { SharpImageProcessor } from './sharp-image-processor';
 
-const processorWith = (concurrency = 2, queueLength = 8) =>
-  new SharpImageProcessor({ photos: { concurrency, queueLength } } as AppConfig);
+const processorWith = (concurrency = 2, queueLength = 8, queuePerOrganization = 4) =>
+  new SharpImageProcessor({
+    photos: { concurrency, queueLength, queuePerOrganization, workers: 1 },
+  } as AppConfig);
 
 const sizesOf = (image: ProcessedImage) =>
   PHOTO_SIZES.map((size) => [size, image.sizes[size].width, image.sizes[size].height]);
 
+// The real pipeline: every image goes to a forked worker process (image-worker.ts from the sources).
 describe('SharpImageProcessor', () => {
   const processor = processorWith();
+  afterAll(() => processor.onApplicationShutdown());
 
   it('writes the four widths of a photo as JPEG, each under the SHA-256 of its bytes', async () => {
-    const image = await processor.process(await plain(1200, 800).jpeg().toBuffer(), 'jpeg');
+    const image = await processor.process(
+      await plain(1200, 800).jpeg().toBuffer(),
+      'jpeg',
+      'organization:1',
+    );
     expect(sizesOf(image)).toEqual([
       ['small', 100, 67],
       ['medium', 300, 200],
@@ -52,7 +60,11 @@ describe('SharpImageProcessor', () => {
   });
 
   it('never enlarges: a 250 px original gives a 100 px variant and one of 250 px for the rest', async () => {
-    const image = await processor.process(await plain(250, 250).png().toBuffer(), 'png');
+    const image = await processor.process(
+      await plain(250, 250).png().toBuffer(),
+      'png',
+      'organization:1',
+    );
     expect(sizesOf(image)).toEqual([
       ['small', 100, 100],
       ['medium', 250, 250],
@@ -64,7 +76,11 @@ describe('SharpImageProcessor', () => {
   });
 
   it('keeps full within 2,048 px on its longer side', async () => {
-    const image = await processor.process(await plain(1000, 4000).webp().toBuffer(), 'webp');
+    const image = await processor.process(
+      await plain(1000, 4000).webp().toBuffer(),
+      'webp',
+      'organization:1',
+    );
     expect(sizesOf(image)).toEqual([
       ['small', 100, 400],
       ['medium', 300, 1200],
@@ -82,7 +98,7 @@ describe('SharpImageProcessor', () => {
   ] as const)(
     'keeps every size of a %s within 2,048 px on both sides',
     async (_, make, format, full) => {
-      const image = await processor.process(await make(), format);
+      const image = await processor.process(await make(), format, 'organization:1');
       expect([image.width, image.height]).toEqual(full);
       for (const variant of distinctVariants(image)) {
         const { width, height } = await sharp(variant.bytes).metadata();
@@ -101,14 +117,16 @@ describe('SharpImageProcessor', () => {
     ['a 16,385 × 16 PNG', () => pngDeclaring(16_385, 16), 'png'],
   ] as const)('refuses %s from its header, before decoding a pixel', async (_, make, format) => {
     const started = performance.now();
-    await expect(processor.process(await make(), format)).rejects.toThrow(ImageSideOutOfRangeError);
+    await expect(processor.process(await make(), format, 'organization:1')).rejects.toThrow(
+      ImageSideOutOfRangeError,
+    );
     expect(performance.now() - started).toBeLessThan(100);
   });
 
   it('refuses 16,384 × 16,384 px (268 megapixels) from a PNG header, however square', async () => {
-    await expect(processor.process(await pngDeclaring(16_384, 16_384), 'png')).rejects.toThrow(
-      new ImageTooManyPixelsError(16_384, 16_384, 40_000_000),
-    );
+    await expect(
+      processor.process(await pngDeclaring(16_384, 16_384), 'png', 'organization:1'),
+    ).rejects.toThrow(new ImageTooManyPixelsError(16_384, 16_384, 40_000_000));
   });
 
   it('turns the pixels upright by the orientation tag, and keeps no EXIF, GPS or profile', async () => {
@@ -118,7 +136,7 @@ describe('SharpImageProcessor', () => {
     expect(before.exif?.toString('latin1')).toContain('PhoneCam');
     expect(before.icc).toBeDefined();
 
-    const image = await processor.process(photo, 'jpeg');
+    const image = await processor.process(photo, 'jpeg', 'organization:1');
     expect(image).toMatchObject({ width: 20, height: 40 });
     const full = image.sizes.full.bytes;
     const after = await sharp(full).metadata();
@@ -146,7 +164,7 @@ describe('SharpImageProcessor', () => {
   });
 
   it('writes an image with an alpha channel as WebP, keeping its transparency', async () => {
-    const image = await processor.process(await pngWithAlpha(), 'png');
+    const image = await processor.process(await pngWithAlpha(), 'png', 'organization:1');
     for (const variant of distinctVariants(image)) {
       expect(variant.key).toMatch(/\.webp$/);
       expect(await sharp(variant.bytes).metadata()).toMatchObject({
@@ -162,7 +180,7 @@ describe('SharpImageProcessor', () => {
     ['16-bit PNG', () => plain(300, 200).toColourspace('rgb16').png().toBuffer(), 'png'],
     ['palette PNG', () => plain(300, 200).png({ palette: true }).toBuffer(), 'png'],
   ] as const)('writes a %s as 8-bit sRGB', async (_, make, format) => {
-    const image = await processor.process(await make(), format);
+    const image = await processor.process(await make(), format, 'organization:1');
     for (const variant of distinctVariants(image)) {
       expect(await sharp(variant.bytes).metadata()).toMatchObject({
         space: 'srgb',
@@ -177,44 +195,57 @@ describe('SharpImageProcessor', () => {
     ['png', () => plain(300, 200).png().toBuffer()],
     ['webp', () => plain(300, 200).webp().toBuffer()],
   ] as const)('refuses a truncated %s as not decoding', async (format, make) => {
-    await expect(processor.process(truncated(await make()), format)).rejects.toThrow(
-      UndecodableImageError,
-    );
+    await expect(
+      processor.process(truncated(await make()), format, 'organization:1'),
+    ).rejects.toThrow(UndecodableImageError);
   });
 
   it('refuses bytes that are not what their format says', async () => {
-    await expect(processor.process(await plain(30, 20).jpeg().toBuffer(), 'png')).rejects.toThrow(
-      UnsupportedImageError,
-    );
+    await expect(
+      processor.process(await plain(30, 20).jpeg().toBuffer(), 'png', 'organization:1'),
+    ).rejects.toThrow(UnsupportedImageError);
   });
 
   it('refuses a header declaring more than 40 megapixels before decoding a pixel', async () => {
     // Its data is that of an 8 × 8 image: decoding would fail as corrupt, not as too large.
-    await expect(processor.process(await pngDeclaring(8000, 5001), 'png')).rejects.toThrow(
-      new ImageTooManyPixelsError(8000, 5001, 40_000_000),
-    );
-    await expect(processor.process(await pngDeclaring(8000, 5000), 'png')).rejects.toThrow(
-      UndecodableImageError,
-    );
+    await expect(
+      processor.process(await pngDeclaring(8000, 5001), 'png', 'organization:1'),
+    ).rejects.toThrow(new ImageTooManyPixelsError(8000, 5001, 40_000_000));
+    await expect(
+      processor.process(await pngDeclaring(8000, 5000), 'png', 'organization:1'),
+    ).rejects.toThrow(UndecodableImageError);
   });
 
   it('refuses a decompression bomb at once, without decoding its 123 MB of pixels', async () => {
     const bomb = await pngBomb();
     expect(bomb.length).toBeLessThan(200_000);
     const started = performance.now();
-    await expect(processor.process(bomb, 'png')).rejects.toThrow(ImageTooManyPixelsError);
+    await expect(processor.process(bomb, 'png', 'organization:1')).rejects.toThrow(
+      ImageTooManyPixelsError,
+    );
     expect(performance.now() - started).toBeLessThan(100);
   });
 
-  it('processes PHOTO_CONCURRENCY images at once, queues PHOTO_QUEUE_LENGTH, refuses the rest', async () => {
-    const busy = processorWith(1, 1);
-    const jpeg = await plain(2000, 1500).jpeg().toBuffer();
-    const outcomes = await Promise.allSettled([1, 2, 3].map(() => busy.process(jpeg, 'jpeg')));
-    // Which one is refused depends on whose header is read first.
-    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
-    expect(refused).toHaveLength(1);
-    const refusal = refused[0].reason;
-    expect(refusal).toBeInstanceOf(ImageProcessingBusyError);
-    expect(refusal.retryAfterSeconds).toBe(1);
+  it("queues PHOTO_QUEUE_PER_ORGANIZATION of one organisation's images and refuses the rest, while another's still wait their turn", async () => {
+    const busy = processorWith(1, 2, 1);
+    try {
+      const jpeg = await plain(2000, 1500).jpeg().toBuffer();
+      const mine = [1, 2, 3].map(() => busy.process(jpeg, 'jpeg', 'organization:1'));
+      // The others' headers are read while the first's wait: one of the three is refused.
+      const theirs = busy.process(
+        await plain(400, 300).jpeg().toBuffer(),
+        'jpeg',
+        'organization:2',
+      );
+      const outcomes = await Promise.allSettled(mine);
+      const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+      expect(refused).toHaveLength(1);
+      expect(refused[0].reason).toBeInstanceOf(ImageProcessingBusyError);
+      expect(refused[0].reason.retryAfterSeconds).toBe(1);
+      expect((await theirs).width).toBe(400);
+      expect(busy.load).toEqual({ running: 0, waiting: 0 });
+    } finally {
+      await busy.onApplicationShutdown();
+    }
   });
 });

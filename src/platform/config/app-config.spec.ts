@@ -218,6 +218,8 @@ describe('loadConfig', () => {
         publicBaseUrl: undefined,
         concurrency: 2,
         queueLength: 8,
+        queuePerOrganization: 4,
+        workers: 1,
         budget: { perMinute: 1200, perDay: 100_000 },
       });
       expect(loadConfig({ DATA_DIR: '/var/pets' }).photos.storage).toEqual({
@@ -288,7 +290,12 @@ describe('loadConfig', () => {
         /PHOTO_PUBLIC_BASE_URL must be an absolute URL without/,
       ],
       [{ PHOTO_CONCURRENCY: '0' }, /PHOTO_CONCURRENCY must be an integer from 1 to 64/],
-      [{ PHOTO_CONCURRENCY: '4' }, /PHOTO_CONCURRENCY must be less than UV_THREADPOOL_SIZE \(4\)/],
+      [{ PHOTO_WORKERS: '3' }, /PHOTO_WORKERS must be at most PHOTO_CONCURRENCY \(2\)/],
+      [{ PHOTO_WORKERS: '0' }, /PHOTO_WORKERS must be an integer from 1 to 64/],
+      [
+        { PHOTO_QUEUE_PER_ORGANIZATION: '8' },
+        /PHOTO_QUEUE_PER_ORGANIZATION must be less than PHOTO_QUEUE_LENGTH \(8\)/,
+      ],
       [{ PHOTO_QUEUE_LENGTH: '-1' }, /PHOTO_QUEUE_LENGTH must be an integer from 0 to 1000/],
       [{ PHOTO_GETS_PER_MINUTE: '0' }, /PHOTO_GETS_PER_MINUTE must be an integer/],
       [{ PHOTO_GETS_PER_DAY: 'lots' }, /PHOTO_GETS_PER_DAY must be an integer/],
@@ -296,10 +303,20 @@ describe('loadConfig', () => {
       expect(() => loadConfig(env)).toThrow(message);
     });
 
-    it("takes more images at once with more of libuv's threads", () => {
+    it("takes more images at once without more of the service's libuv threads: they decode in workers", () => {
+      expect(loadConfig({ PHOTO_CONCURRENCY: '4', PHOTO_WORKERS: '2' }).photos).toMatchObject({
+        concurrency: 4,
+        workers: 2,
+      });
+    });
+
+    it('leaves one organisation half the queue unless told, and at most one place less than it all', () => {
+      expect(loadConfig({ PHOTO_QUEUE_LENGTH: '20' }).photos.queuePerOrganization).toBe(10);
       expect(
-        loadConfig({ PHOTO_CONCURRENCY: '4', UV_THREADPOOL_SIZE: '8' }).photos.concurrency,
-      ).toBe(4);
+        loadConfig({ PHOTO_QUEUE_LENGTH: '20', PHOTO_QUEUE_PER_ORGANIZATION: '19' }).photos
+          .queuePerOrganization,
+      ).toBe(19);
+      expect(loadConfig({ PHOTO_QUEUE_LENGTH: '0' }).photos.queuePerOrganization).toBe(0);
     });
   });
 });

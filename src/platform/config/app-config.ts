@@ -138,6 +138,10 @@ export interface PhotosConfig {
   /** Images processed at once on this instance, and how many more may wait for their turn. */
   concurrency: number;
   queueLength: number;
+  /** How many of those waiting may be one organisation's (fewer than queueLength). */
+  queuePerOrganization: number;
+  /** Image worker processes this instance forks (docs/adr/0063). */
+  workers: number;
   /** Image GETs per client address, apart from the anonymous budget. */
   budget: { perMinute: number; perDay: number };
 }
@@ -429,22 +433,38 @@ function photoStorage(env: Env, dataDir: string): PhotoStorageConfig {
   return { kind: 's3', bucket, endpoint, region };
 }
 
-/** libuv's threads: file system work, DNS look-ups and sharp's images all take one while busy. */
-const threadpoolSize = (env: Env) => Number(read(env, 'UV_THREADPOOL_SIZE') ?? 4);
-
 function photosConfig(env: Env, dataDir: string): PhotosConfig {
+  // Images decode in worker processes (docs/adr/0063), each with libuv threads of its own: the
+  // service's threadpool no longer bounds PHOTO_CONCURRENCY.
   const concurrency = integer(env, 'PHOTO_CONCURRENCY', 2, 1, 64);
-  if (concurrency >= threadpoolSize(env)) {
+  const workers = integer(env, 'PHOTO_WORKERS', 1, 1, 64);
+  if (workers > concurrency) {
     throw new ConfigError(
-      'PHOTO_CONCURRENCY',
-      `must be less than UV_THREADPOOL_SIZE (${threadpoolSize(env)}): images decode on libuv's threads, and files and DNS look-ups need one left. Raise UV_THREADPOOL_SIZE with it.`,
+      'PHOTO_WORKERS',
+      `must be at most PHOTO_CONCURRENCY (${concurrency}): each worker processes at least one image at a time, so more would stay idle.`,
+    );
+  }
+  const queueLength = integer(env, 'PHOTO_QUEUE_LENGTH', 8, 0, 1000);
+  const queuePerOrganization = integer(
+    env,
+    'PHOTO_QUEUE_PER_ORGANIZATION',
+    Math.floor(queueLength / 2),
+    0,
+    1000,
+  );
+  if (queuePerOrganization > 0 && queuePerOrganization >= queueLength) {
+    throw new ConfigError(
+      'PHOTO_QUEUE_PER_ORGANIZATION',
+      `must be less than PHOTO_QUEUE_LENGTH (${queueLength}), so that one organisation cannot fill the queue for the others.`,
     );
   }
   return {
     storage: photoStorage(env, dataDir),
     publicBaseUrl: baseUrl(env, 'PHOTO_PUBLIC_BASE_URL'),
     concurrency,
-    queueLength: integer(env, 'PHOTO_QUEUE_LENGTH', 8, 0, 1000),
+    queueLength,
+    queuePerOrganization,
+    workers,
     budget: {
       perMinute: integer(env, 'PHOTO_GETS_PER_MINUTE', 1200, 1, 1_000_000),
       perDay: integer(env, 'PHOTO_GETS_PER_DAY', 100_000, 1, 100_000_000),

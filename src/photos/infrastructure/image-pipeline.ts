@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type sharp from 'sharp';
+import { ImageVariant, ProcessedImage } from '../application/image-processor';
+import { MAX_IMAGE_PIXELS } from '../domain/image-rules';
+import { photoKeyOf } from '../domain/photo-key';
+import {
+  distinctSizes,
+  PHOTO_SIZES,
+  PhotoSize,
+  variantFormat,
+  variantSizes,
+  VariantSize,
+} from '../domain/photo-variants';
+import { UndecodableImageError } from '../domain/photo.errors';
+import { sharpLibrary } from './sharp-library';
+
+/** The quality of the JPEG and WebP variants: no visible loss at the sizes served. */
+const QUALITY = 80;
+
+/** What the variants are made from besides the bytes: the header, read and checked before. */
+export interface CheckedHeader {
+  /** The image's size as displayed, its orientation applied. */
+  readonly width: number;
+  readonly height: number;
+  readonly hasAlpha: boolean;
+}
+
+/** The pixels of the `full` variant, decoded once: every other variant is made from them. */
+interface Pixels {
+  data: Buffer;
+  info: sharp.OutputInfo;
+}
+
+/**
+ * The costly part of the pipeline (docs/adr/0043), run in an image worker process
+ * (image-worker.ts): one full decode, then each size written, widest first.
+ */
+export async function variantsOf(
+  bytes: Uint8Array,
+  header: CheckedHeader,
+): Promise<ProcessedImage> {
+  const wanted = variantSizes(header.width, header.height);
+  const format = variantFormat(header.hasAlpha);
+  const full = await decode(bytes, wanted.full);
+  const byWidth = new Map<number, ImageVariant>();
+  for (const size of distinctSizes(wanted)) {
+    byWidth.set(size.width, await encode(full, size, format));
+  }
+  const sizes = Object.fromEntries(
+    PHOTO_SIZES.map((size) => [size, byWidth.get(wanted[size].width)!]),
+  ) as Record<PhotoSize, ImageVariant>;
+  return { width: sizes.full.width, height: sizes.full.height, sizes };
+}
+
+/**
+ * Decodes the whole image (a truncated or corrupt one fails: `failOn`), turned upright by its
+ * orientation tag, at the size of `full` (both sides given: a width alone let the height follow
+ * the proportions past 2,048 px), as 8-bit sRGB pixels (sharp's pipeline ends there
+ * unless told otherwise: greyscale, CMYK, 16 bits and profiles such as Display P3 are converted),
+ * and nothing else: EXIF, GPS, XMP and the ICC profile stay behind.
+ */
+async function decode(bytes: Uint8Array, { width, height }: VariantSize): Promise<Pixels> {
+  try {
+    return await sharpLibrary()(bytes, {
+      failOn: 'error',
+      limitInputPixels: MAX_IMAGE_PIXELS,
+      autoOrient: true,
+    })
+      .resize({ width, height, fit: 'fill', withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch {
+    throw new UndecodableImageError();
+  }
+}
+
+async function encode(
+  full: Pixels,
+  { width, height }: VariantSize,
+  format: 'jpeg' | 'webp',
+): Promise<ImageVariant> {
+  const { data, info } = full;
+  let image = sharpLibrary()(data, {
+    raw: { width: info.width, height: info.height, channels: info.channels },
+  });
+  if (width < info.width) image = image.resize({ width, height, fit: 'fill' });
+  image = format === 'jpeg' ? image.jpeg({ quality: QUALITY }) : image.webp({ quality: QUALITY });
+  const encoded = await image.toBuffer({ resolveWithObject: true });
+  const hash = createHash('sha256').update(encoded.data).digest('hex');
+  return {
+    key: photoKeyOf(hash, format),
+    bytes: encoded.data,
+    width: encoded.info.width,
+    height: encoded.info.height,
+  };
+}

@@ -1,0 +1,52 @@
+import { constants, getPriority } from 'node:os';
+import { plain } from '../../../test/support/test-images';
+import { ImageWorkerLostError, UndecodableImageError } from '../domain/photo.errors';
+import { ImageWorkers } from './image-workers';
+
+const header = { width: 400, height: 300, hasAlpha: false };
+
+// Real child processes, forked from the TypeScript sources (image-worker-from-sources.cjs).
+describe('ImageWorkers', () => {
+  let workers: ImageWorkers;
+  let jpeg: Buffer;
+
+  beforeAll(async () => {
+    jpeg = await plain(400, 300).jpeg().toBuffer();
+  });
+  beforeEach(() => (workers = new ImageWorkers(2, 1)));
+  afterEach(() => workers.close());
+
+  it('processes images in other processes, at the lowest CPU priority', async () => {
+    await workers.start();
+    const pids = workers.pids;
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) {
+      expect(pid).not.toBe(process.pid);
+      expect(getPriority(pid)).toBe(constants.priority.PRIORITY_LOW);
+      expect(getPriority(pid)).toBeGreaterThan(getPriority(process.pid));
+    }
+    const images = await Promise.all([1, 2].map(() => workers.variants(jpeg, header)));
+    for (const image of images) expect([image.width, image.height]).toEqual([400, 300]);
+  });
+
+  it("answers a body that does not decode as the client's fault", async () => {
+    await expect(workers.variants(jpeg.subarray(0, 500), header)).rejects.toThrow(
+      UndecodableImageError,
+    );
+  });
+
+  it('fails the jobs of a worker that dies with a retryable error, and replaces it at the next job', async () => {
+    await workers.start();
+    const [first] = workers.pids;
+    const big = await plain(4000, 3000).jpeg().toBuffer();
+    const lost = workers.variants(big, { width: 4000, height: 3000, hasAlpha: false });
+    process.kill(first, 'SIGKILL');
+    const error = await lost.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImageWorkerLostError);
+    expect((error as ImageWorkerLostError).retryAfterSeconds).toBe(1);
+    const image = await workers.variants(jpeg, header);
+    expect(image.width).toBe(400);
+    expect(workers.pids).not.toContain(first);
+    expect(workers.pids).toHaveLength(2);
+  });
+});

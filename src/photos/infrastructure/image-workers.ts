@@ -1,0 +1,165 @@
+import { ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { constants, setPriority } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { ProcessedImage } from '../application/image-processor';
+import { ImageWorkerLostError, UndecodableImageError } from '../domain/photo.errors';
+import { CheckedHeader } from './image-pipeline';
+
+/** What a worker answers: that it is ready, or a job's image or failure. */
+export type JobAnswer =
+  | { ready: true }
+  | { id: number; image: ProcessedImage }
+  | { id: number; failure: 'undecodable' | 'crashed' };
+
+/** Seconds a client whose image's worker died waits before sending it again: a restart's time. */
+const LOST_RETRY_AFTER_SECONDS = 1;
+
+interface Job {
+  resolve: (image: ProcessedImage) => void;
+  reject: (error: Error) => void;
+}
+
+interface Worker {
+  child: ChildProcess;
+  ready: Promise<void>;
+  jobs: Map<number, Job>;
+}
+
+/**
+ * How the worker is started: compiled, the JavaScript beside this file (dist/); from the sources
+ * (Jest, which runs TypeScript), the TypeScript one through the same SWC transform as the tests,
+ * so that every test runs the real process and none needs a build.
+ */
+function workerModule(): { path: string; execArgv: string[] } {
+  const compiled = join(__dirname, 'image-worker.js');
+  if (existsSync(compiled)) return { path: compiled, execArgv: [] };
+  return {
+    path: join(__dirname, 'image-worker.ts'),
+    execArgv: ['--require', join(__dirname, 'image-worker-from-sources.cjs')],
+  };
+}
+
+/**
+ * A pool of image worker processes (image-worker.ts), forked when the first image comes and
+ * restarted when one dies. Each is niced to the lowest CPU priority, so that requests always go
+ * first on a busy machine, and holds its images' pixels in its own memory, not the service's.
+ * A job goes to the worker with the fewest under way; a worker that dies fails its jobs with
+ * ImageWorkerLostError (503, Retry-After) and is replaced at the next job.
+ */
+export class ImageWorkers {
+  private readonly logger = new Logger('ImageWorkers');
+  private readonly workers: (Worker | undefined)[];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    count: number,
+    /** Images each worker processes at once: its libuv threads are sized to it. */
+    private readonly perWorker: number,
+  ) {
+    this.workers = Array.from({ length: count }, () => undefined);
+  }
+
+  async variants(bytes: Uint8Array, header: CheckedHeader): Promise<ProcessedImage> {
+    const worker = this.leastBusy();
+    await worker.ready;
+    const id = this.nextId++;
+    return new Promise<ProcessedImage>((resolve, reject) => {
+      worker.jobs.set(id, { resolve, reject });
+      worker.child.send({ id, bytes, header }, (error) => {
+        if (error && worker.jobs.delete(id)) reject(this.lost());
+      });
+    });
+  }
+
+  /** The workers' process ids, started or not yet: for tests and the operator's tools. */
+  get pids(): number[] {
+    return this.workers.flatMap((worker) => (worker?.child.pid ? [worker.child.pid] : []));
+  }
+
+  /** Starts every worker now (a test, or an operator's warm-up) and resolves when all are ready. */
+  async start(): Promise<void> {
+    await Promise.all(this.workers.map((_, slot) => this.workerAt(slot).ready));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(
+      this.workers.map((worker) => {
+        if (!worker || worker.child.exitCode !== null || worker.child.signalCode !== null) return;
+        const exited = new Promise((resolve) => worker.child.once('exit', resolve));
+        // A worker keeps nothing worth a clean exit; SIGKILL ends it even inside libvips.
+        worker.child.kill('SIGKILL');
+        return exited;
+      }),
+    );
+  }
+
+  private leastBusy(): Worker {
+    let best = 0;
+    for (let slot = 1; slot < this.workers.length; slot++) {
+      if ((this.workers[slot]?.jobs.size ?? 0) < (this.workers[best]?.jobs.size ?? 0)) best = slot;
+    }
+    return this.workerAt(best);
+  }
+
+  private workerAt(slot: number): Worker {
+    const current = this.workers[slot];
+    if (current) return current;
+    if (this.closed) throw this.lost();
+    const { path, execArgv } = workerModule();
+    const child = fork(path, [], {
+      execArgv,
+      // Structured clone: the images go as bytes, not as JSON arrays of numbers.
+      serialization: 'advanced',
+      // One libuv thread per image at once, and one more for its files (sharp reads none).
+      env: { ...process.env, UV_THREADPOOL_SIZE: String(this.perWorker + 1) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const worker: Worker = { child, jobs: new Map(), ready: Promise.resolve() };
+    worker.ready = new Promise<void>((resolve, reject) => {
+      child.on('message', (answer: JobAnswer) => {
+        if ('ready' in answer) return resolve();
+        const job = worker.jobs.get(answer.id);
+        if (!job) return;
+        worker.jobs.delete(answer.id);
+        if ('image' in answer) job.resolve(answer.image);
+        else
+          job.reject(answer.failure === 'undecodable' ? new UndecodableImageError() : this.lost());
+      });
+      child.once('exit', (code, signal) => {
+        if (this.workers[slot] === worker) this.workers[slot] = undefined;
+        if (!this.closed) {
+          this.logger.error(
+            `Image worker ${child.pid} ended (${signal ?? `exit code ${code}`}); ${worker.jobs.size} image(s) lost, it is replaced at the next upload.`,
+          );
+        }
+        for (const job of worker.jobs.values()) job.reject(this.lost());
+        worker.jobs.clear();
+        reject(this.lost());
+      });
+      child.once('error', (error) => this.logger.error(`Image worker: ${error.message}`));
+    });
+    // A rejection nobody awaits yet (a worker that dies idle) is not an unhandled one.
+    worker.ready.catch(() => undefined);
+    this.lowerPriority(child);
+    this.workers[slot] = worker;
+    return worker;
+  }
+
+  /** Requests before images: the worker runs at the lowest priority (nice 19 on Unix). */
+  private lowerPriority(child: ChildProcess): void {
+    if (child.pid === undefined) return;
+    try {
+      setPriority(child.pid, constants.priority.PRIORITY_LOW);
+    } catch (error) {
+      this.logger.warn(`Image worker ${child.pid} keeps the service's priority: ${String(error)}`);
+    }
+  }
+
+  private lost(): ImageWorkerLostError {
+    return new ImageWorkerLostError(LOST_RETRY_AFTER_SECONDS);
+  }
+}
