@@ -6,6 +6,10 @@ import { ImageWorkers } from './image-workers';
 const header = { width: 400, height: 300, hasAlpha: false };
 
 // Real child processes, forked from the TypeScript sources (image-worker-from-sources.cjs).
+
+// Each test starts real worker processes, which compile the TypeScript sources they run and
+// decode images: seconds on a busy machine, past Jest's default 5 s.
+jest.setTimeout(30_000);
 describe('ImageWorkers', () => {
   let workers: ImageWorkers;
   let jpeg: Buffer;

@@ -30,6 +30,10 @@ const sizesOf = (image: ProcessedImage) =>
   PHOTO_SIZES.map((size) => [size, image.sizes[size].width, image.sizes[size].height]);
 
 // The real pipeline: every image goes to a forked worker process (image-worker.ts from the sources).
+
+// Each test starts real worker processes, which compile the TypeScript sources they run and
+// decode images: seconds on a busy machine, past Jest's default 5 s.
+jest.setTimeout(30_000);
 describe('SharpImageProcessor', () => {
   const processor = processorWith();
   afterAll(() => processor.onApplicationShutdown());
