@@ -146,7 +146,7 @@ export interface PhotosConfig {
   budget: { perMinute: number; perDay: number };
   /**
    * Bytes of uploaded images held in memory at once (PHOTO_BODY_MEMORY_MB); an organisation may
-   * hold half of them. Beyond, an upload is refused 503 before its body is read (docs/adr/0059).
+   * hold half of them. Beyond, an upload is refused 503 before its body is read (docs/adr/0064).
    */
   bodyMemoryBytes: number;
 }

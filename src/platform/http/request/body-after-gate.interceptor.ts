@@ -27,7 +27,7 @@ const imageTooLarge = () =>
 
 /**
  * Reads the request's body, and only now: interceptors run after every guard, so the route is
- * known, the key valid, its scope held and the rate limit passed (docs/adr/0059). Only an operation
+ * known, the key valid, its scope held and the rate limit passed (docs/adr/0064). Only an operation
  * that takes a body (`@Body()`, or `@AcceptsImage()`) reads one; the others, and every refusal
  * before this point, leave it unread (the response hook then closes the connection if it is
  * large). An image's bytes are first reserved in the instance's image memory (503 beyond); a body

@@ -8,7 +8,7 @@ export const IMAGE_BUDGET_RETRY_AFTER_SECONDS = 2;
  * share of them (half: two busy organisations each keep uploading, and a third still finds room
  * once either finishes one image). A body's bytes are reserved, from its declared length (the
  * largest image for a chunked one), before a byte is read, and given back when its answer has
- * gone (docs/adr/0059).
+ * gone (docs/adr/0064).
  */
 export class ImageBodyBudget {
   private held = 0;

@@ -124,7 +124,7 @@ function declaredLengthOf(request: FastifyRequest): number | undefined {
  * `PendingBody` (JSON, or an image for the operations that take one, and only them), or the
  * refusal of a type the operation does not take, deferred like every body failure. The bytes are
  * read after the route, the key, the scope and the rate limit have let the request through
- * (`BodyAfterGateInterceptor`, docs/adr/0059).
+ * (`BodyAfterGateInterceptor`, docs/adr/0064).
  */
 export function installJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();

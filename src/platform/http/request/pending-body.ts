@@ -13,7 +13,7 @@ export type BodyKind = 'json' | 'image';
 /**
  * A request body not read yet: its stream, what it declares and how it is to be read. The body
  * parser hands this to Fastify instead of the bytes, so that nothing is read before the route,
- * the key, the scope and the rate limit have let the request through (docs/adr/0059); the
+ * the key, the scope and the rate limit have let the request through (docs/adr/0064); the
  * operation's body is then read by `BodyAfterGateInterceptor`, or never.
  */
 export class PendingBody {
