@@ -5,7 +5,13 @@ import { ApiError } from '../errors/api-error';
 import { routeFactsOfRequest } from '../route-facts/route-facts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 import { repeatedMemberPath } from './json-members';
-import { BodyKind, keepPending, PendingBody, pendingBodyOf } from './pending-body';
+import {
+  BodyKind,
+  keepPending,
+  PendingBody,
+  pendingBodyOf,
+  UNREAD_BODY_KEPT_BYTES,
+} from './pending-body';
 import { markInexactNumbers, reviveInexactNumbers } from './json-numbers';
 
 /** Largest request body the API reads. */
@@ -120,6 +126,17 @@ function declaredLengthOf(request: FastifyRequest): number | undefined {
 }
 
 /**
+ * Whether answering the request now must close its connection: a large body is still to come. A
+ * body no parser saw (a GET's: Fastify parses none) is judged from its headers, as one left unread.
+ */
+function closesConnection(request: FastifyRequest): boolean {
+  const pending = pendingBodyOf(request);
+  if (pending) return pending.closesConnection;
+  if (request.raw.complete) return false;
+  return (declaredLengthOf(request) ?? Infinity) > UNREAD_BODY_KEPT_BYTES;
+}
+
+/**
  * Replaces Fastify's body parsers with parsers that read nothing: each hands Fastify a
  * `PendingBody` (JSON, or an image for the operations that take one, and only them), or the
  * refusal of a type the operation does not take, deferred like every body failure. The bytes are
@@ -170,7 +187,7 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
   // An answer sent while a large body is still to come closes the connection: Node would
   // otherwise read (and drop) the rest of it to keep the connection, as long as the client sends.
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (pendingBodyOf(request)?.closesConnection) void reply.header('connection', 'close');
+    if (closesConnection(request)) void reply.header('connection', 'close');
     done(null, payload);
   });
 }
