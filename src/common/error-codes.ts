@@ -148,7 +148,7 @@ export const ERROR_CODES = {
   service_unavailable: {
     status: 503,
     description:
-      'The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry.',
+      'The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry.',
     remedy: 'Retry after the seconds `Retry-After` gives.',
   },
 } as const satisfies Record<string, { status: number; description: string; remedy: string }>;

@@ -1676,7 +1676,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -1843,7 +1843,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2061,7 +2061,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2245,7 +2245,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2466,7 +2466,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2605,7 +2605,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2822,7 +2822,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2969,7 +2969,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3169,7 +3169,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3281,7 +3281,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3437,7 +3437,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3636,7 +3636,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3773,7 +3773,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3920,7 +3920,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4055,7 +4055,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4256,7 +4256,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4403,7 +4403,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4548,7 +4548,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4732,7 +4732,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4879,7 +4879,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5024,7 +5024,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5178,7 +5178,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5359,7 +5359,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5521,7 +5521,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5689,7 +5689,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5910,7 +5910,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -6021,7 +6021,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -6203,7 +6203,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -6296,7 +6296,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -6513,7 +6513,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -6658,7 +6658,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -6878,7 +6878,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -7025,7 +7025,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -7210,7 +7210,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -7346,7 +7346,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable; `Retry-After` says when to retry. */
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
       503: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];

@@ -221,6 +221,7 @@ describe('loadConfig', () => {
         queuePerOrganization: 4,
         workers: 1,
         budget: { perMinute: 1200, perDay: 100_000 },
+        bodyMemoryBytes: 64 * 1024 * 1024,
       });
       expect(loadConfig({ DATA_DIR: '/var/pets' }).photos.storage).toEqual({
         kind: 'local',
@@ -299,8 +300,16 @@ describe('loadConfig', () => {
       [{ PHOTO_QUEUE_LENGTH: '-1' }, /PHOTO_QUEUE_LENGTH must be an integer from 0 to 1000/],
       [{ PHOTO_GETS_PER_MINUTE: '0' }, /PHOTO_GETS_PER_MINUTE must be an integer/],
       [{ PHOTO_GETS_PER_DAY: 'lots' }, /PHOTO_GETS_PER_DAY must be an integer/],
+      // Below 22 an organisation's half could not hold one image at the 11 MiB hard limit.
+      [{ PHOTO_BODY_MEMORY_MB: '21' }, /PHOTO_BODY_MEMORY_MB must be an integer from 22 to 4096/],
     ])('stops on %j with a message naming the variable', (env, message) => {
       expect(() => loadConfig(env)).toThrow(message);
+    });
+
+    it('holds PHOTO_BODY_MEMORY_MB of image bodies', () => {
+      expect(loadConfig({ PHOTO_BODY_MEMORY_MB: '128' }).photos.bodyMemoryBytes).toBe(
+        128 * 1024 * 1024,
+      );
     });
 
     it("takes more images at once without more of the service's libuv threads: they decode in workers", () => {

@@ -144,6 +144,11 @@ export interface PhotosConfig {
   workers: number;
   /** Image GETs per client address, apart from the anonymous budget. */
   budget: { perMinute: number; perDay: number };
+  /**
+   * Bytes of uploaded images held in memory at once (PHOTO_BODY_MEMORY_MB); an organisation may
+   * hold half of them. Beyond, an upload is refused 503 before its body is read (docs/adr/0064).
+   */
+  bodyMemoryBytes: number;
 }
 
 export interface ObservabilityConfig {
@@ -469,6 +474,8 @@ function photosConfig(env: Env, dataDir: string): PhotosConfig {
       perMinute: integer(env, 'PHOTO_GETS_PER_MINUTE', 1200, 1, 1_000_000),
       perDay: integer(env, 'PHOTO_GETS_PER_DAY', 100_000, 1, 100_000_000),
     },
+    // At least 22 MB: an organisation's half must hold one image at its hard limit (11 MiB).
+    bodyMemoryBytes: integer(env, 'PHOTO_BODY_MEMORY_MB', 64, 22, 4096) * 1024 * 1024,
   };
 }
 

@@ -1,16 +1,24 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { ApiError } from '../errors/api-error';
 import { routeFactsOfRequest } from '../route-facts/route-facts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 import { repeatedMemberPath } from './json-members';
+import {
+  BodyKind,
+  keepPending,
+  PendingBody,
+  pendingBodyOf,
+  UNREAD_BODY_KEPT_BYTES,
+} from './pending-body';
 import { markInexactNumbers, reviveInexactNumbers } from './json-numbers';
 
 /** Largest request body the API reads. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 /**
- * Bodies up to this size are read and refused after authentication (so the refusal carries the
- * rate-limit headers); larger ones are cut off by Fastify as they arrive, before anything else.
+ * Bodies up to this size are read and refused once the request is let through (so the refusal
+ * carries the rate-limit headers, and the connection is kept); larger ones are refused unread.
  */
 export const BODY_HARD_LIMIT_BYTES = 1024 * 1024;
 
@@ -18,7 +26,7 @@ export const BODY_HARD_LIMIT_BYTES = 1024 * 1024;
 export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 /**
  * Image bodies up to this size are read, for the operation to refuse what is over its own limit
- * after authentication (the photos': 10 MiB); larger ones are cut off as they arrive.
+ * (the photos': 10 MiB); larger ones are refused unread, and a chunked one where it outgrows it.
  */
 export const IMAGE_BODY_HARD_LIMIT_BYTES = 11 * 1024 * 1024;
 
@@ -39,7 +47,7 @@ export class RejectedBody {
   constructor(readonly error: ApiError) {}
 }
 
-const tooLarge = () =>
+export const tooLarge = () =>
   new RejectedBody(
     new ApiError(
       'payload_too_large',
@@ -97,7 +105,7 @@ const repeatedMember = (field: string) =>
     ]),
   );
 
-const unsupported = (request: FastifyRequest) =>
+const unsupportedType = (request: FastifyRequest) =>
   new RejectedBody(
     new ApiError(
       'unsupported_media_type',
@@ -109,16 +117,50 @@ const unsupported = (request: FastifyRequest) =>
     ),
   );
 
+/** The declared Content-Length, or undefined when the body is chunked (or the header unusable). */
+function declaredLengthOf(request: FastifyRequest): number | undefined {
+  const header = request.headers['content-length'];
+  if (request.headers['transfer-encoding'] !== undefined || header === undefined) return undefined;
+  const length = Number(header);
+  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
+}
+
 /**
- * Replaces Fastify's body parsers with a JSON parser and an image parser (for the operations that
- * take an image, and only them), each deferring its failures.
+ * Whether answering the request now must close its connection: a large body is still to come. A
+ * body no parser saw (a GET's: Fastify parses none) is judged from its headers, as one left unread.
+ */
+function closesConnection(request: FastifyRequest): boolean {
+  const pending = pendingBodyOf(request);
+  if (pending) return pending.closesConnection;
+  if (request.raw.complete) return false;
+  return (declaredLengthOf(request) ?? Infinity) > UNREAD_BODY_KEPT_BYTES;
+}
+
+/**
+ * Replaces Fastify's body parsers with parsers that read nothing: each hands Fastify a
+ * `PendingBody` (JSON, or an image for the operations that take one, and only them), or the
+ * refusal of a type the operation does not take, deferred like every body failure. The bytes are
+ * read after the route, the key, the scope and the rate limit have let the request through
+ * (`BodyAfterGateInterceptor`, docs/adr/0064).
  */
 export function installJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
+  // Every body is left pending, a refused one too: what is left unread decides, once answered,
+  // whether the connection can be kept.
+  const pending = (kind: BodyKind) => (request: FastifyRequest, payload: Readable) =>
+    keepPending(
+      request,
+      new PendingBody(payload, kind, declaredLengthOf(request), request.headers['content-type']),
+    );
+  const json = pending('json');
+  const image = pending('image');
+  const unsupported = (request: FastifyRequest, payload: Readable) => {
+    pending('json')(request, payload);
+    return unsupportedType(request);
+  };
   fastify.addContentTypeParser(
     ['application/json', 'application/merge-patch+json'],
-    { parseAs: 'string', bodyLimit: BODY_HARD_LIMIT_BYTES },
-    (request, body, done) => {
+    (request, payload, done) => {
       const mergePatch = /^\s*application\/merge-patch\+json/i.test(
         request.headers['content-type'] ?? '',
       );
@@ -126,21 +168,26 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
       done(
         null,
         !facts?.acceptsImage && (!mergePatch || facts?.acceptsMergePatch)
-          ? parseJson(String(body))
-          : unsupported(request),
+          ? json(request, payload)
+          : unsupported(request, payload),
       );
     },
   );
-  fastify.addContentTypeParser(
-    [...IMAGE_MEDIA_TYPES],
-    { parseAs: 'buffer', bodyLimit: IMAGE_BODY_HARD_LIMIT_BYTES },
-    (request, body, done) =>
-      done(
-        null,
-        routeFactsOfRequest(request)?.acceptsImage
-          ? new ImageBody(body as Buffer, request.headers['content-type'])
-          : unsupported(request),
-      ),
+  fastify.addContentTypeParser([...IMAGE_MEDIA_TYPES], (request, payload, done) =>
+    done(
+      null,
+      routeFactsOfRequest(request)?.acceptsImage
+        ? image(request, payload)
+        : unsupported(request, payload),
+    ),
   );
-  fastify.addContentTypeParser('*', (request, _payload, done) => done(null, unsupported(request)));
+  fastify.addContentTypeParser('*', (request, payload, done) =>
+    done(null, unsupported(request, payload)),
+  );
+  // An answer sent while a large body is still to come closes the connection: Node would
+  // otherwise read (and drop) the rest of it to keep the connection, as long as the client sends.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (closesConnection(request)) void reply.header('connection', 'close');
+    done(null, payload);
+  });
 }

@@ -1,0 +1,102 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * A body left unread at or under this size is drained by Node after the answer and the connection
+ * kept; a larger one, or one of unknown length (chunked), closes the connection after the answer,
+ * so that refusing a request never costs reading what it declared.
+ */
+export const UNREAD_BODY_KEPT_BYTES = 16 * 1024;
+
+/** How a body is to be read once the request is let through: as JSON text, or as image bytes. */
+export type BodyKind = 'json' | 'image';
+
+/**
+ * A request body not read yet: its stream, what it declares and how it is to be read. The body
+ * parser hands this to Fastify instead of the bytes, so that nothing is read before the route,
+ * the key, the scope and the rate limit have let the request through (docs/adr/0064); the
+ * operation's body is then read by `BodyAfterGateInterceptor`, or never.
+ */
+export class PendingBody {
+  private reading = false;
+  private finished = false;
+
+  constructor(
+    private readonly stream: Readable,
+    readonly kind: BodyKind,
+    /** The declared Content-Length; undefined for a chunked body. */
+    readonly declaredLength: number | undefined,
+    readonly contentType: string | undefined,
+  ) {}
+
+  /**
+   * Whether answering now must close the connection: bytes of the body are still to come and
+   * there may be many of them (or reading stopped half-way, so that the next request could not
+   * be told from the rest of this one).
+   */
+  get closesConnection(): boolean {
+    if (this.finished) return false;
+    if (this.reading) return true;
+    return this.declaredLength === undefined || this.declaredLength > UNREAD_BODY_KEPT_BYTES;
+  }
+
+  /**
+   * The body's bytes, or `undefined` as soon as more than `limit` arrive (reading stops there).
+   * Rejects with the stream's error when the client goes away before its body has arrived (Node's
+   * ECONNRESET `aborted`, which the error mapping recognises as the client's doing).
+   */
+  read(limit: number): Promise<Buffer | undefined> {
+    this.reading = true;
+    const stream = this.stream;
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const settle = () => {
+        stream.off('data', onData);
+        stream.off('end', onEnd);
+        stream.off('error', onError);
+        stream.off('close', onClose);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) {
+          settle();
+          stream.pause();
+          resolve(undefined);
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = () => {
+        settle();
+        this.finished = true;
+        resolve(Buffer.concat(chunks, size));
+      };
+      const onError = (error: Error) => {
+        settle();
+        reject(error);
+      };
+      // A stream that closes without an end or an error is a client that went away.
+      const onClose = () => {
+        settle();
+        reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      };
+      stream.on('data', onData);
+      stream.on('end', onEnd);
+      stream.on('error', onError);
+      stream.on('close', onClose);
+    });
+  }
+}
+
+const PENDING = new WeakMap<object, PendingBody>();
+
+/** Remembers the request's body as pending (for `pendingBodyOf`), and returns it. */
+export function keepPending(request: object, body: PendingBody): PendingBody {
+  PENDING.set(request, body);
+  return body;
+}
+
+/** The request's body as the parser left it, read or not; undefined for a request without one. */
+export function pendingBodyOf(request: object): PendingBody | undefined {
+  return PENDING.get(request);
+}
