@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { otherShelter } from './support/shelters';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,24 +58,7 @@ describe('/v1/pets/{petId}/photos', () => {
     dir = await mkdtemp(join(tmpdir(), 'pet-photos-e2e-'));
     t = await startTestApp({ ADMIN_TOKEN, PUBLIC_BASE_URL: BASE, PHOTO_DIR: dir });
     staff = apiClient(t.url, t.auth);
-    const admin = apiClient(t.url, { authorization: `Bearer ${ADMIN_TOKEN}` });
-    const other = await admin
-      .post('/admin/organizations')
-      .send({
-        name: `Moor Rescue ${randomUUID().slice(0, 8)}`,
-        email: 'adopt@moor.example',
-        address: { city: 'York', country: 'GB' },
-      })
-      .expect(201);
-    otherStaff = apiClient(
-      t.url,
-      (
-        await t.issueKey({
-          organizationId: String(other.body.id),
-          scopes: ['pets:read', 'pets:write', 'pets:manage'],
-        })
-      ).auth,
-    );
+    otherStaff = (await otherShelter(t, ADMIN_TOKEN, { name: 'Moor Rescue', city: 'York' })).staff;
     writer = apiClient(
       t.url,
       (await t.issueKey({ organizationId: '1', scopes: ['pets:read', 'pets:write'] })).auth,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { otherShelter } from './support/shelters';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,24 +72,8 @@ describe.each([1, 2])(
       t = await startApp(String(concurrency));
       processor = t.app.get(ImageProcessor) as SharpImageProcessor;
       houseStaff = apiClient(t.url, t.auth);
-      const admin = apiClient(t.url, { authorization: `Bearer ${ADMIN_TOKEN}` });
-      const other = await admin
-        .post('/admin/organizations')
-        .send({
-          name: `Fell Rescue ${randomUUID().slice(0, 8)}`,
-          email: 'adopt@fell.example',
-          address: { city: 'Kendal', country: 'GB' },
-        })
-        .expect(201);
-      otherStaff = apiClient(
-        t.url,
-        (
-          await t.issueKey({
-            organizationId: String(other.body.id),
-            scopes: ['pets:read', 'pets:write', 'pets:manage'],
-          })
-        ).auth,
-      );
+      otherStaff = (await otherShelter(t, ADMIN_TOKEN, { name: 'Fell Rescue', city: 'Kendal' }))
+        .staff;
     });
     afterAll(() => t.close());
 
