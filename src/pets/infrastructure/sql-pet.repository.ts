@@ -312,8 +312,9 @@ function shuffledStatement(
  *   most), sorted together: a page per organisation. That is cheap for a few organisations and
  *   dear for hundreds (a town's worth of shelters), where walking the order and keeping the pets
  *   of nearby organisations reads about a page. So the statement counts, up to NEAR_FEW + 1, the
- *   nearby organisations with a live pet, and runs one way or the other (a one-time filter each:
- *   the other is never started). Far from every shelter it reads no pet.
+ *   nearby organisations, and runs one way or the other (a one-time filter each: the other is
+ *   never started). Far from every shelter it reads no pet. (Counting only organisations with a
+ *   pet, by a probe of each, was planned on the empty tables as a whole index read per probe.)
  * - `breed`: its primary's index and its secondary's, each in the order, merged (a pet whose
  *   primary and secondary are both the breed comes from the primary's only).
  * - `age`: each age asked for, its pets in the order, merged: an index has one age's pets in the
@@ -333,82 +334,113 @@ interface PageParts {
   conditions: string[];
   filters: Map<string, { condition: string; placeholder: string }>;
   near: { point: string; lat: string; lon: string; km: string } | undefined;
-  /** In id order, the id the page starts after; in name order, none (its keyset is a condition). */
-  afterId: string | undefined;
+  byName: boolean;
+  /** The pet the page starts after (in id order, always: 0 for the first page). */
+  after: string | undefined;
 }
 
 /**
- * How many nearby organisations with a live pet a page reads organisation by organisation: at
+ * How many nearby organisations a page reads organisation by organisation: at
  * most NEAR_FEW pages of pets; beyond, the order's walk finds nearby pets among every 1 in
  * (shelters / NEAR_FEW) or better, if they are spread alike.
  */
 const NEAR_FEW = 32;
 
 function drivenPage(parts: PageParts, limit: string): string {
-  const { columns, from, filters, near, afterId } = parts;
-  const byName = afterId === undefined;
+  const { columns, from, conditions, filters, near, byName, after } = parts;
   const orderBy = byName ? 'name, id' : 'id';
-  // The ids' keyset, a closed range as every page's (docs/adr/0050).
-  const ids = afterId ? [`id > ${afterId} AND id <= ${MAX_PET_ID}`] : [];
-  const conditions = [...parts.conditions, ...ids];
   const page = (cols: string, source: string, where: string[]) =>
     `SELECT ${cols} FROM ${source} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ${limit}`;
+  // The order's walk: the ids' closed range (docs/adr/0050), or the name order's keyset (ORDERS).
+  const walked = [
+    ...conditions,
+    ...(!byName
+      ? [`id > ${after} AND id <= ${MAX_PET_ID}`]
+      : after
+        ? [ORDERS.byname.after.replaceAll('?', `${after}::bigint`)]
+        : []),
+  ];
+  // A page driven by `lead = value`, in id order: the ids' closed range, as the order's walk has
+  // it, so that the driving index has every condition the walk has and its own besides (without
+  // statistics the planner takes the index with the most conditions). In name order, after a pet:
+  // a row comparison over the driving index's whole key, a bound the names' index cannot use
+  // (given `name >= …` too, the planner without statistics took the names' index and checked the
+  // filter pet by pet from there to the end).
+  const driven = (lead: string, value: string, others: string[]) => [
+    `${lead} = ${value}`,
+    ...(!byName
+      ? [`id > ${after} AND id <= ${MAX_PET_ID}`]
+      : after
+        ? [
+            `(${lead}, name, id) > (${value},
+               (SELECT name FROM pets WHERE id = ${after}::bigint), ${after}::bigint)`,
+          ]
+        : []),
+    ...others,
+  ];
   const without = (label: string) => conditions.filter((c) => c !== filters.get(label)!.condition);
   const breed = filters.get('br')?.placeholder;
   const ages = filters.get('ag')?.placeholder;
   if (near) {
     const { point, lat, lon, km } = near;
-    const nearby = `geo && geo_ball(${lat}, ${lon}, ${km}) AND cube_distance(geo, ${point}) <= geo_chord(${km})`;
-    // An organisation's pets in the order: by name, from its own index (whose key is spelled
-    // `organization_id + 0`, so that the organisations' id-ordered index and a sort of all its
-    // pets is no choice); by id, from the organisations' index, where the keyset is a row
-    // comparison that index alone can use (a plain `id >` made the ids' index look cheaper).
+    const nearby = `geo && geo_ball(${lat}, ${lon}, ${km})
+                    AND cube_distance(geo, ${point}) <= geo_chord(${km})`;
+    // An organisation's pets in the order: by name from its own index (whose key is spelled
+    // `organization_id + 0`); by id from the organisations' index, after a row comparison over
+    // its key (with the ids' closed range alone, the planner walked the ids' index instead).
     const ofOrganization = byName
-      ? ['organization_id + 0 = "nearbyId"']
-      : ['organization_id = "nearbyId"', `(organization_id, id) > ("nearbyId", ${afterId})`];
+      ? driven('organization_id + 0', '"nearbyId"', conditions)
+      : [
+          'organization_id = "nearbyId"',
+          `(organization_id, id) > ("nearbyId", ${after}) AND id <= ${MAX_PET_ID}`,
+          ...conditions,
+        ];
     const perOrganization = `(SELECT id AS "nearbyId", geo AS "nearbyGeo" FROM organizations
                                WHERE ${nearby} OFFSET 0) AS "nearby"
        CROSS JOIN LATERAL (
-         ${page(`${COLUMNS}, geo_distance_km("nearbyGeo", ${point}) AS "distanceKm"`, 'pets', [
-           ...ofOrganization,
-           ...parts.conditions,
-           `id <= ${MAX_PET_ID}`,
-         ])}) AS "pet"`;
-    return `WITH "few" AS (
-              SELECT count(*) <= ${NEAR_FEW} AS "few" FROM (
-                SELECT 1 FROM organizations
-                 WHERE ${nearby} AND EXISTS (
-                   SELECT 1 FROM pets WHERE organization_id = organizations.id AND deleted_at IS NULL)
-                 LIMIT ${NEAR_FEW + 1}) AS "some")
-            SELECT * FROM (
+         ${page(
+           `${COLUMNS}, geo_distance_km("nearbyGeo", ${point}) AS "distanceKm"`,
+           'pets',
+           ofOrganization,
+         )}) AS "pet"`;
+    // A SELECT, as every listing is (the CTE within): test/unanalysed-plans explains those.
+    return `SELECT * FROM (
+              WITH "few" AS (
+                SELECT count(*) <= ${NEAR_FEW} AS "few" FROM (
+                  SELECT 1 FROM organizations WHERE ${nearby} LIMIT ${NEAR_FEW + 1}) AS "some")
               (${page('"pet".*', perOrganization, ['(SELECT "few" FROM "few")'])})
               UNION ALL
-              (${page(columns, from, [...conditions, 'NOT (SELECT "few" FROM "few")'])})
+              (${page(columns, from, [...walked, 'NOT (SELECT "few" FROM "few")'])})
             ) AS "page" ORDER BY ${orderBy} LIMIT ${limit}`;
   }
   if (breed) {
-    const [primary, secondary] = byName
-      ? [`profile #>> '{breed,primary}'`, `profile #>> '{breed,secondary}'`]
-      : [`profile -> 'breed' ->> 'primary'`, `profile -> 'breed' ->> 'secondary'`];
-    const rest = without('br');
+    const [primary, secondary] = (
+      byName
+        ? [`profile #>> '{breed,primary}'`, `profile #>> '{breed,secondary}'`]
+        : [`profile -> 'breed' ->> 'primary'`, `profile -> 'breed' ->> 'secondary'`]
+    ).map((key) => `lower(${key})`);
+    const others = without('br');
     return `SELECT * FROM (
-              (${page(columns, from, [`lower(${primary}) = lower(${breed})`, ...rest])})
+              (${page(columns, from, driven(primary, `lower(${breed})`, others))})
               UNION ALL
-              (${page(columns, from, [
-                `lower(${secondary}) = lower(${breed})`,
-                `lower(${primary}) IS DISTINCT FROM lower(${breed})`,
-                ...rest,
-              ])})
+              (${page(
+                columns,
+                from,
+                driven(secondary, `lower(${breed})`, [
+                  `${primary} IS DISTINCT FROM lower(${breed})`,
+                  ...others,
+                ]),
+              )})
             ) AS "page" ORDER BY ${orderBy} LIMIT ${limit}`;
   }
   if (ages) {
-    const age = byName ? `profile #>> '{age}'` : `profile ->> 'age'`;
-    const rest = without('ag');
+    const age = byName ? `(profile #>> '{age}')` : `(profile ->> 'age')`;
     return `SELECT "page".* FROM (SELECT DISTINCT unnest(${ages}::text[]) AS "age") AS "wanted"
-            CROSS JOIN LATERAL (${page(columns, from, [`${age} = "wanted"."age"`, ...rest])}) AS "page"
+            CROSS JOIN LATERAL (
+              ${page(columns, from, driven(age, '"wanted"."age"', without('ag')))}) AS "page"
             ORDER BY ${orderBy} LIMIT ${limit}`;
   }
-  return page(columns, from, conditions);
+  return page(columns, from, walked);
 }
 
 function findingStatement(shape: string[]): Finding {
@@ -480,14 +512,13 @@ function findingStatement(shape: string[]): Finding {
     // By id or by name: a page that starts from its filter where one would otherwise be checked
     // pet by pet along the order (DRIVERS).
     const byName = order === 'byname';
-    let afterId: string | undefined;
-    if (byName && continues) {
-      conditions.push(ORDERS.byname.after.replaceAll('?', `${parameter(after)}::bigint`));
-    } else if (!byName) {
-      afterId = parameter((q) => q.after ?? 0);
-    }
+    const afterPet = byName
+      ? continues
+        ? parameter(after)
+        : undefined
+      : parameter((q) => q.after ?? 0);
     text = drivenPage(
-      { columns, from, conditions, filters, near, afterId },
+      { columns, from, conditions, filters, near, byName, after: afterPet },
       parameter((q) => q.limit),
     );
   }
