@@ -20,6 +20,13 @@ function sourceFiles(directory: string): string[] {
 
 /** String literals (template, single-quoted): where SQL is; comments and code are not read. */
 const LITERAL = /`(?:[^`\\]|\\.)*`|'(?:[^'\\\n]|\\.)*'/g;
+/**
+ * The source without its block comments and whole-line comments: a backtick or a quote in prose
+ * (`near`, an organisation's) would otherwise start a "literal" and put every one after it out of
+ * step.
+ */
+const withoutComments = (source: string) =>
+  source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 /** A table after the words that name one; not a function (`FROM unnest(`) nor an alias (`w.id`). */
 const TABLE_AFTER =
   /\b(?:FROM|JOIN|INTO|UPDATE|REFERENCES|(?:CREATE|ALTER|DROP)\s+TABLE(?:\s+IF\s+(?:NOT\s+)?EXISTS)?|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?"?([a-z_][a-z0-9_]*)(?![a-z0-9_(.])"?/g;
@@ -41,7 +48,7 @@ function tablesTouched(directory: string): Map<string, string[]> {
   const sqlOf = new Map(
     sourceFiles(directory).map((file) => [
       file,
-      (readFileSync(file, 'utf8').match(LITERAL) ?? []).join('\n'),
+      (withoutComments(readFileSync(file, 'utf8')).match(LITERAL) ?? []).join('\n'),
     ]),
   );
   const local = new Set(
