@@ -89,7 +89,7 @@ const LIST_PARAMETERS = ['limit', 'after', 'status', 'categoryId', 'name'];
  * only v1's, which are all the benchmark sends (a v1.3 filter is refused here as unknown).
  */
 const LISTING_PARAMETERS = [
-  ...['limit', 'after', 'near', 'radiusKm', 'status', 'categoryId', 'name'],
+  ...['limit', 'after', 'near', 'radiusKm', 'id', 'status', 'categoryId', 'name'],
   ...['organizationId', 'breed', 'age', 'sex', 'size', 'goodWith', 'houseTrained'],
   ...['specialNeeds', 'hasPhotos', 'sort', 'seed'],
 ];
