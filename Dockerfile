@@ -19,7 +19,7 @@ FROM build AS test
 RUN apt-get update \
   && apt-get install -y --no-install-recommends nginx-light pgbouncer \
   && rm -rf /var/lib/apt/lists/*
-COPY jest.config.js openapi.json docker-compose.yml ./
+COPY jest.config.js swc.options.cjs openapi.json docker-compose.yml ./
 COPY deploy ./deploy
 COPY test ./test
 CMD ["npm", "test"]

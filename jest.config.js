@@ -1,16 +1,6 @@
 // @swc/jest compiles TypeScript and the ESM-only NestJS 12 packages to CommonJS,
 // so the tests run on every supported Node (22, 24, 26) without experimental flags (see docs/adr).
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-    },
-    module: { type: 'commonjs' },
-  },
-];
+const swc = ['@swc/jest', require('./swc.options.cjs')];
 
 const shared = {
   testEnvironment: 'node',
