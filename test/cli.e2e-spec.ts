@@ -200,5 +200,24 @@ describe('the apikey command line', () => {
       }
       expect(await isCurrent()).toBe('true');
     });
+
+    it('never rebuilds over an existing build, stale or not: it says so and runs it', async () => {
+      // A service may be running from dist/: a build would rewrite it under the service.
+      const source = join(ROOT, 'src', 'main.ts');
+      const { atime, mtime } = statSync(source);
+      const built = statSync(CLI).mtimeMs;
+      try {
+        const later = new Date(Date.now() + 1_000);
+        utimesSync(source, later, later);
+        const listed = await run('npm', ['run', '--silent', 'apikey', '--', 'list']);
+        expect(listed.code).toBe(0);
+        expect(listed.output).toContain(
+          'dist/ is older than the sources: this runs the last build',
+        );
+        expect(statSync(CLI).mtimeMs).toBe(built);
+      } finally {
+        utimesSync(source, atime, mtime);
+      }
+    });
   });
 });
