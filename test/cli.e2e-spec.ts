@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import {
+  copyFileSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   rmSync,
@@ -150,13 +152,41 @@ describe('the apikey command line', () => {
   });
 
   describe('npm run apikey', () => {
-    const build = join(ROOT, 'scripts', 'build-if-stale.mjs');
-    const isCurrent = async () =>
+    /**
+     * A tree of its own with the build check's script in it, a source and a build: the tests
+     * below date its files, never the project's (the other worker builds and runs from those).
+     */
+    function builtTree(): { root: string; source: string; built: string; script: string } {
+      const root = mkdtempSync(join(tmpdir(), 'pet-adoption-build-'));
+      const script = join(root, 'scripts', 'build-if-stale.mjs');
+      const source = join(root, 'src', 'main.ts');
+      const built = join(root, 'dist', 'src', 'main.js');
+      for (const folder of ['scripts', 'src', 'libs', join('dist', 'src')]) {
+        mkdirSync(join(root, folder), { recursive: true });
+      }
+      copyFileSync(join(ROOT, 'scripts', 'build-if-stale.mjs'), script);
+      writeFileSync(join(root, 'package.json'), '{}\n');
+      writeFileSync(source, 'export {};\n');
+      writeFileSync(built, '"use strict";\n');
+      const past = new Date(Date.now() - 60_000);
+      for (const path of [
+        join(root, 'package.json'),
+        source,
+        join(root, 'src'),
+        join(root, 'libs'),
+      ]) {
+        utimesSync(path, past, past);
+      }
+      writeFileSync(join(root, 'dist', '.build-started'), `${new Date().toISOString()}\n`);
+      return { root, source, built, script };
+    }
+
+    const isCurrent = async (script: string) =>
       (
         await run(process.execPath, [
           '--input-type=module',
           '-e',
-          `import { buildIsCurrent } from ${JSON.stringify(build)}; console.log(buildIsCurrent());`,
+          `import { buildIsCurrent } from ${JSON.stringify(script)}; console.log(buildIsCurrent());`,
         ])
       ).output.trim();
 
@@ -188,35 +218,36 @@ describe('the apikey command line', () => {
     });
 
     it('knows a build is stale once a source file is newer than it', async () => {
-      const source = join(ROOT, 'src', 'main.ts');
-      const { atime, mtime } = statSync(source);
-      expect(await isCurrent()).toBe('true');
+      const tree = builtTree();
       try {
+        expect(await isCurrent(tree.script)).toBe('true');
         const later = new Date(Date.now() + 1_000);
-        utimesSync(source, later, later);
-        expect(await isCurrent()).toBe('false');
+        utimesSync(tree.source, later, later);
+        expect(await isCurrent(tree.script)).toBe('false');
       } finally {
-        utimesSync(source, atime, mtime);
+        rmSync(tree.root, { recursive: true, force: true });
       }
-      expect(await isCurrent()).toBe('true');
     });
 
     it('never rebuilds over an existing build, stale or not: it says so and runs it', async () => {
       // A service may be running from dist/: a build would rewrite it under the service.
-      const source = join(ROOT, 'src', 'main.ts');
-      const { atime, mtime } = statSync(source);
-      const built = statSync(CLI).mtimeMs;
+      expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.apikey).toContain(
+        'node scripts/build-if-stale.mjs --keep-existing && ',
+      );
+      const tree = builtTree();
       try {
         const later = new Date(Date.now() + 1_000);
-        utimesSync(source, later, later);
-        const listed = await run('npm', ['run', '--silent', 'apikey', '--', 'list']);
-        expect(listed.code).toBe(0);
-        expect(listed.output).toContain(
-          'dist/ is older than the sources: this runs the last build',
-        );
-        expect(statSync(CLI).mtimeMs).toBe(built);
+        utimesSync(tree.source, later, later);
+        const built = statSync(tree.built).mtimeMs;
+        const checked = await run(process.execPath, [tree.script, '--keep-existing']);
+        expect(checked).toEqual({
+          code: 0,
+          output:
+            'dist/ is older than the sources: this runs the last build (npm run build, or restarting npm start, updates it).\n',
+        });
+        expect(statSync(tree.built).mtimeMs).toBe(built);
       } finally {
-        utimesSync(source, atime, mtime);
+        rmSync(tree.root, { recursive: true, force: true });
       }
     });
   });
