@@ -40,8 +40,9 @@ const nodeOption = (argv) => stringOption(argv, 'node') ?? (process.env.BENCH_NO
  * --organizations: only the organisations' near page against a plain one (bench/results/organizations.json);
  * --finding: only v1.3's finding pages (every filter, alone and with a status) against a plain
  * page at --large-rows pets (bench/results/finding.json);
- * --uploads: only a listing page idle and while 4 uploads of a 12-megapixel JPEG a second are
- * processed, and the service's peak RSS (bench/results/uploads.json);
+ * --uploads: only a listing page at 40 % of its capacity, idle and while 4 uploads of a
+ * 12-megapixel JPEG a second are processed, and the peak RSS of the API process and of its image
+ * workers (bench/results/uploads.json);
  * --unanalysed: only pages of 10,000 pets never analysed against the same after ANALYZE
  * (bench/results/unanalysed.json);
  * --fan-out: only createPet with 10,000 endpoints of another key subscribed against none
