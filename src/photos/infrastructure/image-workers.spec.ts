@@ -17,7 +17,7 @@ describe('ImageWorkers', () => {
   beforeAll(async () => {
     jpeg = await plain(400, 300).jpeg().toBuffer();
   });
-  beforeEach(() => (workers = new ImageWorkers(2, 1)));
+  beforeEach(() => (workers = new ImageWorkers(2, 1, 30_000)));
   afterEach(() => workers.close());
 
   it('processes images in other processes, at the lowest CPU priority', async () => {
@@ -52,5 +52,23 @@ describe('ImageWorkers', () => {
     expect(image.width).toBe(400);
     expect(workers.pids).not.toContain(first);
     expect(workers.pids).toHaveLength(2);
+  });
+
+  it('ends a worker that does not answer an image within its deadline, and replaces it', async () => {
+    const stalled = new ImageWorkers(1, 1, 500);
+    try {
+      await stalled.start();
+      const [hung] = stalled.pids;
+      // A stopped process answers nothing, as a worker stuck inside libvips would.
+      process.kill(hung, 'SIGSTOP');
+      const error = await stalled.variants(jpeg, header).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ImageWorkerLostError);
+      expect(() => process.kill(hung, 0)).toThrow();
+      const image = await stalled.variants(jpeg, header);
+      expect(image.width).toBe(400);
+      expect(stalled.pids).not.toContain(hung);
+    } finally {
+      await stalled.close();
+    }
   });
 });

@@ -19,6 +19,8 @@ const LOST_RETRY_AFTER_SECONDS = 1;
 interface Job {
   resolve: (image: ProcessedImage) => void;
   reject: (error: Error) => void;
+  /** Ends the worker when the image is not done in time (PHOTO_JOB_SECONDS). */
+  deadline: NodeJS.Timeout;
 }
 
 interface Worker {
@@ -46,7 +48,9 @@ function workerModule(): { path: string; execArgv: string[] } {
  * restarted when one dies. Each is niced to the lowest CPU priority, so that requests always go
  * first on a busy machine, and holds its images' pixels in its own memory, not the service's.
  * A job goes to the worker with the fewest under way; a worker that dies fails its jobs with
- * ImageWorkerLostError (503, Retry-After) and is replaced at the next job.
+ * ImageWorkerLostError (503, Retry-After) and is replaced at the next job. A worker that has not
+ * answered an image within its deadline is ended as if it had died: libvips stuck on one image
+ * would otherwise hold its slot, and the organisations queued behind it, for ever.
  */
 export class ImageWorkers {
   private readonly logger = new Logger('ImageWorkers');
@@ -58,6 +62,8 @@ export class ImageWorkers {
     count: number,
     /** Images each worker processes at once: its libuv threads are sized to it. */
     private readonly perWorker: number,
+    /** How long an image may take in a worker before that worker is ended (PHOTO_JOB_SECONDS). */
+    private readonly deadlineMs: number,
   ) {
     this.workers = Array.from({ length: count }, () => undefined);
   }
@@ -67,9 +73,13 @@ export class ImageWorkers {
     await worker.ready;
     const id = this.nextId++;
     return new Promise<ProcessedImage>((resolve, reject) => {
-      worker.jobs.set(id, { resolve, reject });
+      const deadline = setTimeout(() => this.overdue(worker), this.deadlineMs);
+      worker.jobs.set(id, { resolve, reject, deadline });
       worker.child.send({ id, bytes, header }, (error) => {
-        if (error && worker.jobs.delete(id)) reject(this.lost());
+        if (error && worker.jobs.delete(id)) {
+          clearTimeout(deadline);
+          reject(this.lost());
+        }
       });
     });
   }
@@ -125,6 +135,7 @@ export class ImageWorkers {
         const job = worker.jobs.get(answer.id);
         if (!job) return;
         worker.jobs.delete(answer.id);
+        clearTimeout(job.deadline);
         if ('image' in answer) job.resolve(answer.image);
         else
           job.reject(answer.failure === 'undecodable' ? new UndecodableImageError() : this.lost());
@@ -136,7 +147,10 @@ export class ImageWorkers {
             `Image worker ${child.pid} ended (${signal ?? `exit code ${code}`}); ${worker.jobs.size} image(s) lost, it is replaced at the next upload.`,
           );
         }
-        for (const job of worker.jobs.values()) job.reject(this.lost());
+        for (const job of worker.jobs.values()) {
+          clearTimeout(job.deadline);
+          job.reject(this.lost());
+        }
         worker.jobs.clear();
         reject(this.lost());
       });
@@ -157,6 +171,15 @@ export class ImageWorkers {
     } catch (error) {
       this.logger.warn(`Image worker ${child.pid} keeps the service's priority: ${String(error)}`);
     }
+  }
+
+  /** A worker past an image's deadline: ended, its images answered as lost, replaced when next needed. */
+  private overdue(worker: Worker): void {
+    if (worker.child.exitCode !== null || worker.child.signalCode !== null) return;
+    this.logger.error(
+      `Image worker ${worker.child.pid} took more than ${this.deadlineMs / 1000} s on an image (PHOTO_JOB_SECONDS): it is ended.`,
+    );
+    worker.child.kill('SIGKILL');
   }
 
   private lost(): ImageWorkerLostError {

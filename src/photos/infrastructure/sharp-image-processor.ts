@@ -31,14 +31,14 @@ export class SharpImageProcessor extends ImageProcessor implements OnApplication
 
   constructor(config: AppConfig) {
     super();
-    const { concurrency, queueLength, queuePerOrganization, workers } = config.photos;
+    const { concurrency, queueLength, queuePerOrganization, workers, jobSeconds } = config.photos;
     this.queue = new FairQueue(
       concurrency,
       queuePerOrganization,
       queueLength,
       () => new ImageProcessingBusyError(BUSY_RETRY_AFTER_SECONDS),
     );
-    this.workers = new ImageWorkers(workers, Math.ceil(concurrency / workers));
+    this.workers = new ImageWorkers(workers, Math.ceil(concurrency / workers), jobSeconds * 1000);
   }
 
   async process(bytes: Uint8Array, format: ImageFormat, queue: string): Promise<ProcessedImage> {

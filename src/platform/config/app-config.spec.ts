@@ -220,6 +220,7 @@ describe('loadConfig', () => {
         queueLength: 8,
         queuePerOrganization: 4,
         workers: 1,
+        jobSeconds: 60,
         budget: { perMinute: 1200, perDay: 100_000 },
         bodyMemoryBytes: 64 * 1024 * 1024,
       });
@@ -293,6 +294,7 @@ describe('loadConfig', () => {
       [{ PHOTO_CONCURRENCY: '0' }, /PHOTO_CONCURRENCY must be an integer from 1 to 64/],
       [{ PHOTO_WORKERS: '3' }, /PHOTO_WORKERS must be at most PHOTO_CONCURRENCY \(2\)/],
       [{ PHOTO_WORKERS: '0' }, /PHOTO_WORKERS must be an integer from 1 to 64/],
+      [{ PHOTO_JOB_SECONDS: '0' }, /PHOTO_JOB_SECONDS must be an integer from 1 to 3600/],
       [
         { PHOTO_QUEUE_PER_ORGANIZATION: '8' },
         /PHOTO_QUEUE_PER_ORGANIZATION must be less than PHOTO_QUEUE_LENGTH \(8\)/,

@@ -142,6 +142,8 @@ export interface PhotosConfig {
   queuePerOrganization: number;
   /** Image worker processes this instance forks (docs/adr/0063). */
   workers: number;
+  /** Seconds an image may take in a worker before the worker is ended and replaced. */
+  jobSeconds: number;
   /** Image GETs per client address, apart from the anonymous budget. */
   budget: { perMinute: number; perDay: number };
   /**
@@ -470,6 +472,8 @@ function photosConfig(env: Env, dataDir: string): PhotosConfig {
     queueLength,
     queuePerOrganization,
     workers,
+    // A 40-megapixel image takes a few seconds; a niced worker on a saturated machine, longer.
+    jobSeconds: integer(env, 'PHOTO_JOB_SECONDS', 60, 1, 3600),
     budget: {
       perMinute: integer(env, 'PHOTO_GETS_PER_MINUTE', 1200, 1, 1_000_000),
       perDay: integer(env, 'PHOTO_GETS_PER_DAY', 100_000, 1, 100_000_000),
