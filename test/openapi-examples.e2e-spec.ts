@@ -1,7 +1,7 @@
 import { ModulesContainer } from '@nestjs/core';
 import { DECORATORS } from '@nestjs/swagger';
 import { Scope, SCOPES } from '../src/common/scopes';
-import { routeFactsOf } from '../src/platform/http/route-facts/route-facts';
+import { routeFactsOf, scopesOfRoute } from '../src/platform/http/route-facts/route-facts';
 import { apiClient, request } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 
@@ -44,7 +44,8 @@ function requiredScopesByOperation(modules: ModulesContainer): Map<string, reado
           { operationId?: string } | undefined;
         const facts = routeFactsOf(handler);
         // The document names an operation by its handler's name unless @ApiOperation says otherwise.
-        if (facts?.scopes) scopes.set(declared?.operationId ?? key, facts.scopes);
+        const required = scopesOfRoute(facts);
+        if (required) scopes.set(declared?.operationId ?? key, required);
       }
     }
   }

@@ -18,7 +18,7 @@ import {
 } from '@pet-adoption/rate-limit';
 import { checkScope, Scope } from '../common/scopes';
 import { deferCount, takeDeferredCount } from '../platform/http/conditional-read/deferred-count';
-import { OwnBudget, routeFactsOf } from '../platform/http/route-facts/route-facts';
+import { OwnBudget, routeFactsOf, scopesOfRoute } from '../platform/http/route-facts/route-facts';
 import {
   conditionalSubjectOf,
   keySubjectOf,
@@ -207,7 +207,7 @@ export class AccessGuard implements CanActivate {
       route = {
         limited: !skipsThrottle(this.reflector, handler, controller),
         anonymous: allowsAnonymous(this.reflector, handler, controller),
-        scopes: routeFactsOf(handler)?.scopes,
+        scopes: scopesOfRoute(routeFactsOf(handler)),
         uncounted: routeFactsOf(handler)?.uncounted === true,
         ownBudget: routeFactsOf(handler)?.ownBudget,
         conditional: routeFactsOf(handler)?.conditionalRead === true,

@@ -2,7 +2,11 @@ import { INestApplication, Type } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '../platform/config/app-config';
 import { COMPONENT_SCHEMAS_EXTENSION } from '../platform/http/response/api-named-array-response.decorator';
-import { ROUTE_FACTS_EXTENSION, RouteFacts } from '../platform/http/route-facts/route-facts';
+import {
+  ROUTE_FACTS_EXTENSION,
+  RouteFacts,
+  scopesOfRoute,
+} from '../platform/http/route-facts/route-facts';
 import {
   errorExample,
   PUBLIC_BASE_URL_PLACEHOLDER,
@@ -193,7 +197,13 @@ function describeRouteFacts(document: OpenAPIObject, config: AppConfig): void {
     const facts = operation[ROUTE_FACTS_EXTENSION] as RouteFacts | undefined;
     if (!facts) continue;
     delete operation[ROUTE_FACTS_EXTENSION];
-    const { deprecation, stability, scopes, acceptsMergePatch, uncounted, keylessBudget } = facts;
+    const { deprecation, stability, acceptsMergePatch, uncounted, keylessBudget } = facts;
+    const scopes = scopesOfRoute(facts);
+    if (facts.describedBy) {
+      operation.description = [operation.description, facts.describedBy()]
+        .filter(Boolean)
+        .join(' ');
+    }
     // First: the headers of the facts below go on its 304 too.
     if (facts.conditionalRead) describeConditionalRead(operation);
     const content = operation.requestBody?.content;

@@ -174,7 +174,7 @@ export interface paths {
     };
     /**
      * List events
-     * @description Beta: it may still change. Returns a page of the events the key may read, in ascending id order: `pet.*` with `pets:read`; `order.*` of its own orders with `orders:read`, of every order with `orders:manage`. Scope: `pets:read` (or `orders:read`, `orders:manage`).
+     * @description Beta: it may still change. Returns a page of the events the key may read (as it may read their objects), in ascending id order. Which events, by the scopes of the key: `pet.*` with `pets:read`; `order.*` of the key's own with `orders:read`, of its organisation's with `orders:manage`. Scope: `pets:read` (or `orders:read`, `orders:manage`).
      */
     get: operations['listEvents'];
     put?: never;

@@ -6,7 +6,7 @@ import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
 import { EventNotFoundError } from '../domain/event';
 import { EventFeed } from './event-feed';
-import { FEED_SCOPES, eventOf } from './feed-reader';
+import { feedScopes, eventOf } from './feed-reader';
 
 @Injectable()
 export class GetEvent {
@@ -14,7 +14,7 @@ export class GetEvent {
 
   /** `id` as the client wrote it (a valid event id). */
   async execute(requester: Requester, id: string): Promise<Event> {
-    checkScope(FEED_SCOPES, requester.scopes);
+    checkScope(feedScopes(), requester.scopes);
     const reference = eventReferenceOf(id);
     const event =
       reference === undefined

@@ -5,7 +5,7 @@ import { DEFAULT_PAGE_SIZE } from '../../common/paging';
 import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
 import { EventFeed } from './event-feed';
-import { FEED_SCOPES, eventOf, readerOf } from './feed-reader';
+import { feedScopes, eventOf, readerOf } from './feed-reader';
 
 export interface ListEventsQuery {
   /** Only events after this one (its id, or a v1.2 id). */
@@ -30,7 +30,7 @@ export class ListEvents {
     requester: Requester,
     { after, type, limit = DEFAULT_PAGE_SIZE }: ListEventsQuery,
   ): Promise<EventPage> {
-    checkScope(FEED_SCOPES, requester.scopes);
+    checkScope(feedScopes(), requester.scopes);
     const rows = await this.feed.page({
       reader: readerOf(requester),
       after: await this.numberAfter(after),

@@ -10,7 +10,11 @@ import {
 } from '../../platform/http/errors/api-error-responses.decorator';
 import { ApiNamedArrayResponse } from '../../platform/http/response/api-named-array-response.decorator';
 import { nextPageLink, nextPageLinkHeader } from '../../platform/http/response/next-page-link';
-import { RequiresScope, Stability } from '../../platform/http/route-facts/route-facts.decorators';
+import {
+  RequiresScopeFrom,
+  Stability,
+} from '../../platform/http/route-facts/route-facts.decorators';
+import { feedScopes, feedScopesDescription } from '../application/feed-reader';
 import { GetEvent } from '../application/get-event.use-case';
 import { ListEvents } from '../application/list-events.use-case';
 import { EventIdParamsDto } from './dto/event-id.params.dto';
@@ -31,12 +35,12 @@ export class EventsController {
 
   @Get()
   @Stability('beta')
-  @RequiresScope('pets:read', 'orders:read', 'orders:manage')
+  @RequiresScopeFrom(feedScopes, feedScopesDescription)
   @ApiOperation({
     operationId: 'listEvents',
     summary: 'List events',
     description:
-      'Returns a page of the events the key may read, in ascending id order: `pet.*` with `pets:read`; `order.*` of its own orders with `orders:read`, of every order with `orders:manage`.',
+      'Returns a page of the events the key may read (as it may read their objects), in ascending id order.',
   })
   @ApiNamedArrayResponse('Events', EventDto, {
     status: 200,
@@ -64,7 +68,7 @@ export class EventsController {
 
   @Get(':eventId')
   @Stability('beta')
-  @RequiresScope('pets:read', 'orders:read', 'orders:manage')
+  @RequiresScopeFrom(feedScopes)
   @ApiOperation({
     operationId: 'getEvent',
     summary: 'Fetch one event',

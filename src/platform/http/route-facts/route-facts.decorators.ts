@@ -57,6 +57,18 @@ export const RequiresScope = (scope: Scope, ...alternatives: Scope[]) =>
   applyDecorators(stating({ scopes: [scope, ...alternatives] }), ApiErrorResponses('forbidden'));
 
 /**
+ * As RequiresScope, with scopes known only once every feature has loaded (the events feed's, from
+ * the declared event types: a feature's new type is readable with its own scope, no edit here).
+ * `scopes` is called when the first request comes and when the document is built, never before;
+ * `describe`, when the document is built, gives the sentence saying what each scope lets it read.
+ */
+export const RequiresScopeFrom = (scopes: () => readonly Scope[], describe?: () => string) =>
+  applyDecorators(
+    stating(describe ? { scopesFrom: scopes, describedBy: describe } : { scopesFrom: scopes }),
+    ApiErrorResponses('forbidden'),
+  );
+
+/**
  * Any valid key may call the operation, whatever its scopes (a key asking about itself): stated,
  * so that no operation is left open by omission. The document states an empty list.
  */

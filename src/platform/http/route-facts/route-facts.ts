@@ -31,6 +31,16 @@ export interface RouteFacts {
   stability?: StabilityLevel;
   /** The scopes that each let an API key call the operation; the first is the one to ask for. */
   scopes?: readonly Scope[];
+  /**
+   * Instead of `scopes`: where they come from once every feature has loaded (the events feed's,
+   * from the event types the features declare). Read through `scopesOfRoute`.
+   */
+  scopesFrom?: () => readonly Scope[];
+  /**
+   * A sentence of the operation's description written when the document is built, from what the
+   * features declared (the feed's: which events each scope reads).
+   */
+  describedBy?: () => string;
   /** The body may also come as `application/merge-patch+json` (RFC 7396), read as JSON. */
   acceptsMergePatch?: boolean;
   /** The body is an image (JPEG, PNG or WebP), read as bytes; JSON is refused. */
@@ -61,6 +71,11 @@ export interface RouteFacts {
 export const ROUTE_FACTS = 'pet-adoption:route-facts';
 /** The operation extension carrying the facts to the OpenAPI builder, which rewrites it. */
 export const ROUTE_FACTS_EXTENSION = 'x-route-facts';
+
+/** The scopes a route states, whether listed or derived (`scopesFrom`); undefined: none stated. */
+export function scopesOfRoute(facts: RouteFacts | undefined): readonly Scope[] | undefined {
+  return facts?.scopes ?? facts?.scopesFrom?.();
+}
 
 export function routeFactsOf(handler: object): RouteFacts | undefined {
   return Reflect.getMetadata(ROUTE_FACTS, handler) as RouteFacts | undefined;
