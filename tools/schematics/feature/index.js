@@ -1,5 +1,6 @@
-// The feature schematic behind `npm run generate:feature -- <name> [--parent <feature>]`
-// (docs/extending.md): renders the templates under files/ with Angular devkit's template engine,
+// The feature schematic behind `npm run generate:feature -- <name> [--parent <feature>]
+// [--owned-by organization]` (docs/extending.md): a whole resource (list, get, create, update,
+// delete), rendered from the templates under files/ with Angular devkit's template engine,
 // and makes the two edits a feature needs outside its folder (its scope line, its entry in the
 // root module's FEATURES), placed by TypeScript's parser (source-edits.js).
 const { readdirSync, readFileSync } = require('node:fs');
@@ -17,17 +18,14 @@ const {
 } = require('@angular-devkit/schematics');
 const { nextTimestamp } = require('../next-timestamp');
 const { addImport, appendToArray, appendToObject } = require('./source-edits');
+const { pluralOf, singularOf, wordsOf, withArticle } = require('./english');
+const { nameProblem } = require('./names');
 
 /**
  * The bound of the generated `name` field, in Unicode code points: the domain's rule, the DTO's
  * and the column's `varchar(n)` (which PostgreSQL counts in characters, not bytes) are all this.
  */
 const NAME_MAX = 100;
-
-/** The record of a feature folder: `pets` → `pet`, `categories` → `category`. */
-function singularOf(folder) {
-  return folder.endsWith('ies') ? `${folder.slice(0, -3)}y` : folder.replace(/s$/, '');
-}
 
 /**
  * What the child feature needs to know of its parent, read from the parent's migrations: that its
@@ -53,14 +51,13 @@ function parentFacts(root, parent) {
       `--parent ${parent}: its migrations create no table "${table}"; nest under a feature whose table is named as its folder.`,
     );
   }
-  const softDeleted = new RegExp(
-    `(CREATE|ALTER) TABLE "${table}"[^;\`]*(ADD COLUMN )?"deleted_at"`,
-  ).test(sql);
-  return { table, softDeleted };
+  const column = (name) =>
+    new RegExp(`(CREATE|ALTER) TABLE "${table}"[^;\`]*(ADD COLUMN )?"${name}"`).test(sql);
+  return { table, softDeleted: column('deleted_at'), owned: column('organization_id') };
 }
 
-/** The templates of a nested feature only: the parent's port, adapter, path and not-found error. */
-const PARENT_ONLY = /__parentName__|__name__\.errors\.ts/;
+/** The templates of a nested feature only: the parent's port, adapter and path. */
+const PARENT_ONLY = /__parentName__/;
 
 /** As event-types.ts checks them at start-up: checked here first, to name the fix. */
 const EVENT_NAME = /^[a-z][a-z0-9]*(\.[a-z][a-z0-9_]*)+$/;
@@ -68,8 +65,16 @@ const EVENT_NAME_MAX = 32;
 
 function feature(options) {
   const name = options.name;
-  const plural = `${name}s`;
+  const plural = pluralOf(name);
   return (tree) => {
+    const problem = nameProblem(name);
+    if (problem) throw new SchematicsException(problem);
+    if (options.ownedBy !== undefined && options.ownedBy !== 'organization') {
+      throw new SchematicsException(
+        `--owned-by ${options.ownedBy}: only "organization" (staff of the owning organisation).`,
+      );
+    }
+    const owned = options.ownedBy === 'organization';
     if (tree.exists(`src/${plural}/${plural}.module.ts`)) {
       throw new SchematicsException(`src/${plural} exists already.`);
     }
@@ -81,12 +86,17 @@ function feature(options) {
     const parentName = parent === undefined ? '' : singularOf(parent);
     const scope = `${plural}:write`;
     // `<object>.<what happened>`: the object without its hyphens (medical-note: medicalnote).
-    const eventName = `${name.replace(/-/g, '')}.created`;
-    if (!EVENT_NAME.test(eventName) || eventName.length > EVENT_NAME_MAX) {
-      throw new SchematicsException(
-        `The event type "${eventName}" would be longer than ${EVENT_NAME_MAX} characters: choose a shorter name.`,
-      );
+    const eventObject = name.replace(/-/g, '');
+    const eventName = `${eventObject}.created`;
+    for (const type of ['created', 'updated', 'deleted'].map((what) => `${eventObject}.${what}`)) {
+      if (!EVENT_NAME.test(type) || type.length > EVENT_NAME_MAX) {
+        throw new SchematicsException(
+          `The event type "${type}" would be longer than ${EVENT_NAME_MAX} characters: choose a shorter name.`,
+        );
+      }
     }
+    const words = wordsOf(name);
+    const parentWords = wordsOf(parentName);
     const templates = apply(url('./files'), [
       // The parent's port and adapter only for a nested feature.
       filter((path) => parent !== undefined || !PARENT_ONLY.test(path)),
@@ -95,8 +105,19 @@ function feature(options) {
         name,
         plural,
         scope,
+        eventObject,
         eventName,
         nameMax: NAME_MAX,
+        owned,
+        // Ownership of the parent: its rows carry the organisation that owns them.
+        parentOwned: facts?.owned ?? false,
+        // What sentences say: `a medical note`, `medical notes`, `an application`.
+        words,
+        aWords: withArticle(words),
+        pluralWords: wordsOf(plural),
+        parentWords,
+        aParentWords: parent === undefined ? '' : withArticle(parentWords),
+        idParam: `${strings.camelize(name)}Id`,
         parent: parent ?? '',
         parentName,
         parentTable: facts?.table ?? '',
