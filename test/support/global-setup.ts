@@ -34,6 +34,21 @@ async function reachable(url: string, defaultPort: number): Promise<boolean> {
   return answers(hostname.replace(/^\[|\]$/g, ''), Number(port || defaultPort), 2000);
 }
 
+/**
+ * One line, when REDIS_URL is unset and the machine's Redis answers: whose Redis the run uses, and
+ * how to confine it.
+ */
+export function machineRedisWarning(): string {
+  const prefix = process.env.TEST_REDIS_KEY_PREFIX;
+  return (
+    '\nREDIS_URL is unset: this run uses the Redis at 127.0.0.1:6379, shared with every other run and service on this machine, ' +
+    (prefix
+      ? `its keys under TEST_REDIS_KEY_PREFIX (${prefix}).`
+      : 'its keys under the default prefix (pet-adoption-test:), as every other unconfined run: set REDIS_URL and TEST_REDIS_KEY_PREFIX to confine it.') +
+    '\n'
+  );
+}
+
 /** How the run gets its Redis: the configured one, the machine's, or one started here. */
 async function redisSource(): Promise<'configured' | 'machine' | 'start' | string> {
   if (process.env.REDIS_URL) {
@@ -146,7 +161,13 @@ export default async function globalSetup(globalConfig: Config.GlobalConfig): Pr
     process.env.DATABASE_PREPARED_STATEMENTS ??= 'false';
   }
   process.env.TEST_WORKER_DATABASES = started.workerDatabases.urls.join(' ');
-  if (redis === 'machine') process.env.REDIS_URL = 'redis://127.0.0.1:6379';
+  if (redis === 'machine') {
+    // Unset REDIS_URL used to take the machine's Redis without a word: a run meant to be confined
+    // shared it, under the default prefix unless one was set (docs/extending.md, "Run a confined
+    // suite"). It still does, as a developer's first `npm test` should pass, but says so.
+    process.stderr.write(machineRedisWarning());
+    process.env.REDIS_URL = 'redis://127.0.0.1:6379';
+  }
   if (redis === 'start') {
     started.redis = await RedisServer.start();
     process.env.REDIS_URL = started.redis.url;
