@@ -77,11 +77,12 @@ export class InMemoryPetRepository extends PetRepository {
   ): Promise<PetUpdate | null> {
     const row = this.allowed(id, owner, precondition, rule);
     if (!row) return null;
-    const { name, categoryId, status, ...profile } = patch;
+    const { name, categoryId, status, externalId, ...profile } = patch;
     const fields = {
       name: name ?? row.name,
       categoryId: categoryId ?? row.categoryId,
       status: status ?? row.status,
+      externalId: externalId === undefined ? row.externalId : externalId,
     };
     const next = { ...patchedProfile(row, profile), ...fields };
     // Compared as the database's trigger compares the row: any field or profile member.

@@ -16,6 +16,8 @@ export interface PetFinding {
   /** Any of these statuses (two or more; one is PetPageQuery's `status`). */
   statuses?: readonly PetStatus[];
   organizationId?: number;
+  /** Its id in its shelter's other system (v1.4), exactly. */
+  externalId?: string;
   /** Its primary or secondary breed, whatever the case of either. */
   breed?: string;
   ages?: readonly PetAge[];
