@@ -39,6 +39,18 @@ export class InMemoryPetRepository extends PetRepository {
     return row ? this.pet(row) : null;
   }
 
+  async findByExternalIds(organizationId: number, externalIds: readonly string[]): Promise<Pet[]> {
+    return this.rows
+      .filter(
+        (pet) =>
+          !pet.deleted &&
+          pet.organizationId === organizationId &&
+          pet.externalId !== null &&
+          externalIds.includes(pet.externalId),
+      )
+      .map((row) => this.pet(row));
+  }
+
   async findPage(query: PetPageQuery): Promise<Pet[]> {
     const { status, categoryId, name, finding: f = {}, after = 0, limit } = query;
     const among = <T>(values: readonly T[] | undefined, value: T) =>
@@ -51,6 +63,7 @@ export class InMemoryPetRepository extends PetRepository {
           pet.id > after &&
           (!status || pet.status === status) &&
           (categoryId === undefined || pet.categoryId === categoryId) &&
+          (f.externalId === undefined || pet.externalId === f.externalId) &&
           (name === undefined || pet.name.toLowerCase().includes(name.toLowerCase())) &&
           among(f.statuses, pet.status) &&
           (f.organizationId === undefined || pet.organizationId === f.organizationId) &&

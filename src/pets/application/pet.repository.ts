@@ -89,6 +89,12 @@ export abstract class PetRepository {
 
   abstract findPage(query: PetPageQuery): Promise<Pet[]>;
 
+  /** The organisation's live pets that carry any of these external ids (v1.4). */
+  abstract findByExternalIds(
+    organizationId: OrganizationId,
+    externalIds: readonly string[],
+  ): Promise<Pet[]>;
+
   /**
    * Applies a non-empty `patch` to the pet, in one atomic step, if `precondition` admits its
    * version (else PetVersionMismatchError) and, when the patch changes its status, `rule` allows

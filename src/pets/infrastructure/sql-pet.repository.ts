@@ -44,6 +44,13 @@ const FIND_BY_ID: SqlStatement = {
   text: `SELECT ${COLUMNS} FROM pets WHERE id = $1 AND deleted_at IS NULL`,
 };
 
+/** An organisation's live pets by their external ids: the unique index's (PetExternalIds1795240160000). */
+const FIND_BY_EXTERNAL_IDS: SqlStatement = {
+  name: 'pets_find_by_external_ids',
+  text: `SELECT ${COLUMNS} FROM pets
+         WHERE organization_id = $1 AND external_id = ANY($2::varchar[]) AND deleted_at IS NULL`,
+};
+
 /** The greatest id a pet can have: ids are JSON numbers, exact up to 2^53 - 1 (docs/adr/0008). */
 const MAX_PET_ID = Number.MAX_SAFE_INTEGER;
 
@@ -665,6 +672,15 @@ export class SqlPetRepository extends PetRepository {
   async findById(id: PetId): Promise<Pet | null> {
     const [row] = await this.sql.query<PetRow>(FIND_BY_ID, [id]);
     return row ? PetMapper.toDomain(row) : null;
+  }
+
+  async findByExternalIds(
+    organizationId: OrganizationId,
+    externalIds: readonly string[],
+  ): Promise<Pet[]> {
+    if (externalIds.length === 0) return [];
+    const rows = await this.sql.query<PetRow>(FIND_BY_EXTERNAL_IDS, [organizationId, externalIds]);
+    return rows.map(PetMapper.toDomain);
   }
 
   async findPage(query: PetPageQuery): Promise<Pet[]> {
