@@ -102,6 +102,7 @@ describe('exports', () => {
   const text = (max: number) =>
     fc
       .string({ minLength: 1, maxLength: max, unit: 'grapheme' })
+      // eslint-disable-next-line no-control-regex
       .filter((s) => s.trim() !== '' && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]/.test(s));
   const flag = fc.constantFrom(true, false, null);
   const pet = fc.record({
@@ -119,13 +120,12 @@ describe('exports', () => {
     coat: fc.option(fc.constantFrom('short', 'long', 'wire')),
     colors: fc.uniqueArray(text(30), { maxLength: 3 }),
     description: fc.option(
-      fc
-        .string({ minLength: 1, maxLength: 200 })
-        .filter(
-          (s) =>
-            s.trim() !== '' &&
-            !/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff]/.test(s),
-        ),
+      fc.string({ minLength: 1, maxLength: 200 }).filter(
+        (s) =>
+          s.trim() !== '' &&
+          // eslint-disable-next-line no-control-regex
+          !/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff]/.test(s),
+      ),
     ),
     attributes: fc.record({
       spayedNeutered: flag,
