@@ -7879,8 +7879,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'text/csv': components['schemas']['Error'];
-          'application/x-ndjson': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
@@ -7915,8 +7914,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'text/csv': components['schemas']['Error'];
-          'application/x-ndjson': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `not_found`: No such resource, or no such route. */
@@ -7932,8 +7930,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'text/csv': components['schemas']['Error'];
-          'application/x-ndjson': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */

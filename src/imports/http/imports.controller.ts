@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiClient, AuthenticatedClient } from '@pet-adoption/api-keys';
-import { ApiBearerAuth, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { AppConfig } from '../../platform/config/app-config';
@@ -131,7 +131,6 @@ export class ImportsController {
     description:
       "Every live animal of the organisation, streamed in id order: `csv` in the import's columns (importing it back changes nothing), `ndjson` one Pet a line, `petfinder` in Petfinder's shelter upload columns and codes (status A/H/X, photo URLs; mapping in docs/api.md).",
   })
-  @ApiProduces('text/csv', 'application/x-ndjson')
   @ApiResponse({
     status: 200,
     description: 'The file',
