@@ -1,6 +1,8 @@
+import { expectEarlyAnswer, hold } from './support/held-requests';
 import { apiClient, expectError } from './support/http';
 import { otherShelter } from './support/shelters';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from '../src/imports/domain/import';
 
 const ADMIN_TOKEN = 'imports-admin-token-0123456789abcdef';
 type Client = ReturnType<typeof apiClient>;
@@ -150,6 +152,62 @@ describe('imports', () => {
       [5, 'externalId'],
     ]);
     expect((await pets())[0]).toMatchObject({ externalId: 'N-1', breed: { primary: 'Collie' } });
+  });
+
+  it('a dry run counts and reports exactly what the import then does', async () => {
+    await run('externalId,name,categoryId,age\nA-1,Rex,1,\nA-2,Bella,2,\n');
+    // Unchanged, changed, new, named twice (the second sees the first), and rows in error.
+    const csv =
+      'externalId,name,categoryId,age\n' +
+      'A-1,Rex,1,\n' +
+      'A-2,Bella Rose,2,\n' +
+      'D-3,Max,1,young\n' +
+      'D-3,Max,1,adult\n' +
+      'D-4,Luna,1,ancient\n' +
+      ',NoId,1,\n' +
+      'D-5,  ,1,\n';
+    const dry = await run(csv, 'text/csv', '?dryRun=true');
+    const before = await eventCount();
+    const real = await run(csv);
+    expect(real.rows).toEqual({ total: 7, created: 1, updated: 2, unchanged: 1, failed: 3 });
+    expect({ rows: dry.rows, errors: dry.errors }).toEqual({
+      rows: real.rows,
+      errors: real.errors,
+    });
+    expect(dry.dryRun).toBe(true);
+    // The real run's events: D-3 created then changed, A-2 changed.
+    expect((await eventCount()) - before).toBe(3);
+  });
+
+  it(`fails a file of more than ${MAX_IMPORT_ROWS.toLocaleString('en')} rows as a whole, importing none`, async () => {
+    const csv = 'externalId,name,categoryId\n' + 'L,Rex,1\n'.repeat(MAX_IMPORT_ROWS + 1);
+    const done = await run(csv);
+    expect(done).toMatchObject({ status: 'failed', rows: { total: null, created: 0 } });
+    expect(done.errors).toEqual([
+      {
+        row: null,
+        field: 'body',
+        issue: 'range',
+        message: `The file has more than ${MAX_IMPORT_ROWS} rows.`,
+      },
+    ]);
+    expect(await pets()).toEqual([]);
+  });
+
+  it('refuses a file declared over 50 MiB 413 before reading it', async () => {
+    const held = hold(
+      t.url,
+      '/v1/imports',
+      { 'content-type': 'text/csv', ...t.auth },
+      MAX_IMPORT_BYTES + 1,
+    );
+    try {
+      const answer = await expectEarlyAnswer(held, 413, 'payload_too_large');
+      expect(JSON.parse(answer.body).message).toContain('50 MiB');
+    } finally {
+      held.socket.destroy();
+    }
+    expect(await t.dataSource.query(`SELECT id FROM imports`)).toEqual([]);
   });
 
   it('refuses another organisation, a key without pets:manage, other media types; a retry is the same import', async () => {
