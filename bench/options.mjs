@@ -48,6 +48,9 @@ const nodeOption = (argv) => stringOption(argv, 'node') ?? (process.env.BENCH_NO
  * --fan-out: only createPet with 10,000 endpoints of another key subscribed against none
  * (bench/results/fan-out.json);
  * --webhooks: only the webhooks scenario (bench/results/webhooks.json);
+ * --imports: only shelter data in and out: an import of --rows CSV rows (100,000 here) to
+ * `succeeded`, an export of --large-rows pets and the service's peak RSS over it, and a listing
+ * page's p99 at a fixed rate while an import runs against idle (bench/results/imports.json);
  * --start-up: only `npm start` on a current build, to its first live answer, restarted --rounds
  * times on one embedded data directory (bench/results/start-up.json);
  * --webhook-backlog=N: the deliveries the webhooks scenario queues at once and drains under a read
@@ -83,6 +86,9 @@ export function options(argv) {
     finding: flag(argv, 'finding', false),
     uploads: flag(argv, 'uploads', false),
     webhooks: flag(argv, 'webhooks', false),
+    imports: flag(argv, 'imports', false),
+    /** The rows of the imports scenario's files: --rows, which means pets everywhere else. */
+    importRows: flag(argv, 'rows', 100_000),
     startUp: flag(argv, 'start-up', false),
     webhookBacklog: flag(argv, 'webhook-backlog', smoke ? 300 : 100_000),
     smoke,

@@ -30,6 +30,7 @@ import { measureHalfRate } from './scenarios/half-rate.mjs';
 import { measureOperations } from './scenarios/operations.mjs';
 import { measureOrganizations } from './scenarios/organizations.mjs';
 import { measureFinding } from './scenarios/finding.mjs';
+import { measureImports } from './scenarios/imports.mjs';
 import { measureUploads } from './scenarios/uploads.mjs';
 import { measureScaleOut } from './scenarios/scale-out.mjs';
 import { measureSoak } from './scenarios/soak.mjs';
@@ -82,6 +83,9 @@ if (settings.finding) await alone(measureFinding, 'finding');
 if (settings.uploads) await alone(measureUploads, 'uploads');
 // Deliveries: commit to receipt, their cost, a backlog drained under load (docs/adr/0031).
 if (settings.webhooks) await alone(measureWebhooks, 'webhooks');
+// Shelter data in and out: an import's time, an export's memory, the listing during an import
+// (docs/adr/0065).
+if (settings.imports) await alone(measureImports, 'imports');
 // npm start on a current build, to its first live answer (docs/performance.md, "Start-up").
 if (settings.startUp) await alone(measureStartUp, 'start-up');
 

@@ -7,6 +7,7 @@ import { PetsModule } from './pets/pets.module';
 import { AdoptionsModule } from './adoptions/adoptions.module';
 import { EventFeedModule } from './event-feed/event-feed.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { ImportsModule } from './imports/imports.module';
 import { PhotosModule } from './photos/photos.module';
 import { AppConfig } from './platform/config/app-config';
 import { ConfigModule } from './platform/config/config.module';
@@ -31,6 +32,7 @@ const FEATURES = [
   OrganizationsModule,
   KeysModule,
   PhotosModule,
+  ImportsModule,
 ];
 
 /** The modules the public OpenAPI document describes: the features under /v1. */

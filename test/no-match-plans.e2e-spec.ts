@@ -71,6 +71,8 @@ describe('listings whose filters match nothing', () => {
     `/v1/pets?${nowhere}&sort=name`,
     `/v1/pets?${nowhere}`,
     '/v1/pets?age=senior',
+    // v1.4: an external id no pet has.
+    '/v1/pets?externalId=nonexistent',
     '/v1/pets?hasPhotos=true',
     '/v1/pets?hasPhotos=true&sort=name',
     '/v1/pets?age=senior&sort=name',

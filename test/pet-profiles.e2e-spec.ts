@@ -62,6 +62,7 @@ describe('pet profiles', () => {
       'categoryId',
       'status',
       'organizationId',
+      'externalId',
       ...Object.keys(UNKNOWN_PROFILE),
       'photos',
       'version',

@@ -132,6 +132,8 @@ describe('listing plans on tables never analysed', () => {
       ...[
         'status=available,pending',
         'organizationId=1',
+        // v1.4: a shelter's own id of an animal.
+        'externalId=A-1043',
         'breed=collie',
         'breed=terrier',
         'age=baby,young',

@@ -79,8 +79,10 @@ export const ERROR_CODES = {
   },
   already_exists: {
     status: 409,
-    description: 'Another category already has that name (compared case-insensitively).',
-    remedy: 'Choose another name, or first rename the category that holds it.',
+    description:
+      'Another category already has that name (compared case-insensitively), or another animal of the organisation that `externalId`.',
+    remedy:
+      'Choose another name or external id, or first change the category or animal that holds it (`GET /v1/pets?externalId=` finds the animal).',
   },
   conflict: {
     status: 409,

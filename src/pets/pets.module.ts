@@ -1,4 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { ShelterPets } from '../common/shelter-pets';
+import { PetsOfShelters } from './application/pets-of-shelters';
 import { HttpModule } from '../platform/http/http.module';
 import { CreatePet } from './application/create-pet.use-case';
 import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
@@ -16,6 +18,9 @@ import { EventRecordingModule } from '../platform/event-log/event-recording.modu
   tag: { name: 'animals', description: 'Animals of the pet store' },
   tables: { owns: ['pets'], uses: ['categories', 'orders', 'organizations'] },
 })
+// Global: other features (imports and exports) reach the pets through ShelterPets, a port of the
+// shared kernel, never through this module's files (docs/adr/0065).
+@Global()
 @Module({
   imports: [HttpModule, IdempotencyModule, EventRecordingModule],
   controllers: [PetsController],
@@ -26,6 +31,8 @@ import { EventRecordingModule } from '../platform/event-log/event-recording.modu
     UpdatePet,
     DeletePet,
     { provide: PetRepository, useClass: SqlPetRepository },
+    { provide: ShelterPets, useClass: PetsOfShelters },
   ],
+  exports: [ShelterPets],
 })
 export class PetsModule {}

@@ -50,6 +50,7 @@ export class InMemoryOrderRepository extends OrderRepository {
       categoryId: 1,
       status,
       organizationId: this.organizationOf(id),
+      externalId: null,
       photos: [],
       ...UNKNOWN_PROFILE,
       version: 1,

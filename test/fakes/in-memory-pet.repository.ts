@@ -39,6 +39,18 @@ export class InMemoryPetRepository extends PetRepository {
     return row ? this.pet(row) : null;
   }
 
+  async findByExternalIds(organizationId: number, externalIds: readonly string[]): Promise<Pet[]> {
+    return this.rows
+      .filter(
+        (pet) =>
+          !pet.deleted &&
+          pet.organizationId === organizationId &&
+          pet.externalId !== null &&
+          externalIds.includes(pet.externalId),
+      )
+      .map((row) => this.pet(row));
+  }
+
   async findPage(query: PetPageQuery): Promise<Pet[]> {
     const { status, categoryId, name, finding: f = {}, after = 0, limit } = query;
     const among = <T>(values: readonly T[] | undefined, value: T) =>
@@ -51,6 +63,7 @@ export class InMemoryPetRepository extends PetRepository {
           pet.id > after &&
           (!status || pet.status === status) &&
           (categoryId === undefined || pet.categoryId === categoryId) &&
+          (f.externalId === undefined || pet.externalId === f.externalId) &&
           (name === undefined || pet.name.toLowerCase().includes(name.toLowerCase())) &&
           among(f.statuses, pet.status) &&
           (f.organizationId === undefined || pet.organizationId === f.organizationId) &&
@@ -77,11 +90,12 @@ export class InMemoryPetRepository extends PetRepository {
   ): Promise<PetUpdate | null> {
     const row = this.allowed(id, owner, precondition, rule);
     if (!row) return null;
-    const { name, categoryId, status, ...profile } = patch;
+    const { name, categoryId, status, externalId, ...profile } = patch;
     const fields = {
       name: name ?? row.name,
       categoryId: categoryId ?? row.categoryId,
       status: status ?? row.status,
+      externalId: externalId === undefined ? row.externalId : externalId,
     };
     const next = { ...patchedProfile(row, profile), ...fields };
     // Compared as the database's trigger compares the row: any field or profile member.

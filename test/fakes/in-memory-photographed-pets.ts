@@ -27,6 +27,7 @@ export class InMemoryPhotographedPets extends PhotographedPets {
       name: `Pet ${petId}`,
       categoryId: 1,
       organizationId: pet.owner,
+      externalId: null,
       photos: [],
       status: 'available',
       ...UNKNOWN_PROFILE,

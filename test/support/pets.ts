@@ -15,12 +15,15 @@ export function petBody(
     categoryId: number;
     status: string;
     organizationId?: number;
+    externalId?: string | null;
   },
   version = 1,
 ) {
   return {
     ...fields,
     organizationId: fields.organizationId ?? 1,
+    // No id in another system unless given (v1.4).
+    externalId: fields.externalId ?? null,
     // Nothing known of it: what a v1 body creates (v1.3's profile, every member present).
     ...UNKNOWN_PROFILE,
     // No photo yet (v1.3): photos are added apart (POST /v1/pets/{petId}/photos).

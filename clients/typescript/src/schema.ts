@@ -13,7 +13,7 @@ export interface paths {
     };
     /**
      * List animals
-     * @description Returns a page of animals, in ascending id order unless `sort` names another (v1.3: `-createdAt`, `name`, `random` with `seed`, `distance` with `near`); every filter combines: (v1.4) `id` (up to 100, the stable way to fetch animals by id), `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`, `hasPhotos`, `near` (with `radiusKm`: each answer then carries `distanceKm`). `Link` carries every parameter given to the next page. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Scope: `pets:read`.
+     * @description Returns a page of animals, in ascending id order unless `sort` names another (v1.3: `-createdAt`, `name`, `random` with `seed`, `distance` with `near`); every filter combines: (v1.4) `id` (up to 100, the stable way to fetch animals by id), `externalId`, `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`, `hasPhotos`, `near` (with `radiusKm`: each answer then carries `distanceKm`). `Link` carries every parameter given to the next page. Conditional: send the `ETag` back in `If-None-Match`; a 304 is not counted against the rate limits. Scope: `pets:read`.
      */
     get: operations['listPets'];
     put?: never;
@@ -529,6 +529,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/imports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import a shelter's animals from a file
+     * @description Beta: it may still change. A CSV file (`text/csv`: a header row of the columns `externalId`, `name`, `categoryId`, `status`, `breed`, `secondaryBreed`, `mixed`, `age`, `birthDate`, `sex`, `size`, `coat`, `colors`, `description`, `spayedNeutered`, `houseTrained`, `specialNeeds`, `shotsCurrent`, `goodWithChildren`, `goodWithDogs`, `goodWithCats`, `tags`; `colors` and `tags` `|`-separated) or NDJSON (`application/x-ndjson`: one Pet body a line, with `externalId`), at most 50 MiB and 100,000 rows, into the key's own organisation. Each row creates or changes the animal its `externalId` names (a row stating the animal as it is changes nothing and records no event; each created or changed one records its `pet.*` event); a row in error never stops the others. Answered at once with the `Import`, `queued`: the background work of any instance imports it a batch at a time; read its progress at `GET /v1/imports/{id}`. `?dryRun=true` checks every row and changes nothing. Scope: `pets:manage`.
+     */
+    post: operations['createImport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/imports/{importId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read an import and its progress
+     * @description Beta: it may still change. To the staff of the import's organisation (anyone else: 404): its status, the rows counted so far, and the first 1,000 problems. Scope: `pets:read`.
+     */
+    get: operations['getImport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/organizations/{organizationId}/pets/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export an organisation's animals
+     * @description Beta: it may still change. Every live animal of the organisation, streamed in id order: `csv` in the import's columns (importing it back changes nothing), `ndjson` one Pet a line, `petfinder` in Petfinder's shelter upload columns and codes (status A/H/X, photo URLs; mapping in docs/api.md). Scope: `pets:read`.
+     */
+    get: operations['exportPets'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -655,6 +715,11 @@ export interface components {
        * @example 1
        */
       readonly organizationId: number;
+      /**
+       * @description The animal's id in the shelter's other system (v1.4), unique among the organisation's animals; `null` when not given
+       * @example A-1043
+       */
+      externalId: string | null;
       breed: components['schemas']['Breed'];
       /** @enum {string|null} */
       age: 'baby' | 'young' | 'adult' | 'senior' | null;
@@ -749,6 +814,11 @@ export interface components {
       categoryId: number;
       /** @description Availability of the animal; `available` when omitted */
       status?: components['schemas']['PetStatus'];
+      /**
+       * @description The animal's id in the shelter's other system: 1 to 64 characters, unique among the organisation's animals (409 `already_exists` when another has it); `null` for none. Imports find animals by it; `GET /v1/pets?externalId=` too
+       * @example A-1043
+       */
+      externalId?: string | null;
       breed?: components['schemas']['BreedInput'] | (never | null);
       /**
        * @description Age group
@@ -799,6 +869,11 @@ export interface components {
       categoryId?: number;
       /** @description Availability set by hand (`pending`: on hold, it cannot be ordered); refused with 409 `pet_has_open_order` while an open order holds the animal */
       status?: components['schemas']['PetStatus'];
+      /**
+       * @description The animal's id in the shelter's other system: 1 to 64 characters, unique among the organisation's animals (409 `already_exists` when another has it); `null` for none. Imports find animals by it; `GET /v1/pets?externalId=` too
+       * @example A-1043
+       */
+      externalId?: string | null;
       breed?: components['schemas']['BreedInput'] | (never | null);
       /**
        * @description Age group
@@ -1488,6 +1563,62 @@ export interface components {
        */
       position: number;
     };
+    /**
+     * @description `queued`, then `running` (counting its rows, then importing them a batch at a time), then `succeeded` (rows in error included: see `rows.failed`) or `failed` (the file could not be imported at all: unreadable, unknown columns, over 100,000 rows; nothing was imported)
+     * @enum {string}
+     */
+    ImportStatus: 'queued' | 'running' | 'succeeded' | 'failed';
+    ImportRows: {
+      /** @description Data rows in the file (a CSV header is no row; blank NDJSON lines neither): `null` until the file has been read through */
+      total: number | null;
+      /** @description Rows that created an animal (or would, in a dry run) */
+      created: number;
+      /** @description Rows that changed their animal (or would) */
+      updated: number;
+      /** @description Rows that state their animal as it is: nothing written, no event */
+      unchanged: number;
+      /** @description Rows refused, each with its problem in `errors` */
+      failed: number;
+    };
+    ImportError: {
+      /** @description The data row, from 1 (in NDJSON, the line); `null` for the file as a whole (an import that `failed`) */
+      row: number | null;
+      /**
+       * @description The column or member at fault, or `null` for the row as a whole
+       * @example name
+       */
+      field: string | null;
+      /**
+       * @description What is wrong: `required`, `type`, `invalid`, `format`, `unknown_field`, `range`, or the error code an API request would have been answered (`already_exists`, `pet_has_open_order`)
+       * @example invalid
+       */
+      issue: string;
+      /** @description For humans: what is wrong and how to fix it */
+      message: string;
+    };
+    Import: {
+      /**
+       * Format: int64
+       * @example 1
+       */
+      id: number;
+      /** @description `queued`, then `running` (counting its rows, then importing them a batch at a time), then `succeeded` (rows in error included: see `rows.failed`) or `failed` (the file could not be imported at all: unreadable, unknown columns, over 100,000 rows; nothing was imported) */
+      status: components['schemas']['ImportStatus'];
+      /**
+       * @description The file's format, from its Content-Type
+       * @enum {string}
+       */
+      format: 'csv' | 'ndjson';
+      /** @description A dry run checks every row and changes nothing */
+      dryRun: boolean;
+      rows: components['schemas']['ImportRows'];
+      /** @description The first 1000 problems, in row order */
+      errors: components['schemas']['ImportError'][];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      finishedAt: string | null;
+    };
     Pets: components['schemas']['Pet'][];
     Orders: components['schemas']['Order'][];
     Categories: components['schemas']['Category'][];
@@ -1540,6 +1671,8 @@ export interface operations {
         name?: string;
         /** @description Only animals of this organisation (v1.3) */
         organizationId?: number;
+        /** @description Only the animal with this id in its shelter's other system (v1.4): exactly, case included; with `organizationId`, at most one */
+        externalId?: string;
         /** @description Only animals whose primary or secondary breed is this one (such as `labrador retriever`), whatever the case of either (v1.3) */
         breed?: string;
         /** @description Only animals of these age groups: one or more of baby, young, adult, senior, comma-separated (v1.3) */
@@ -3555,7 +3688,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `already_exists`: Another category already has that name (compared case-insensitively). */
+      /** @description `already_exists`: Another category already has that name (compared case-insensitively), or another animal of the organisation that `externalId`. */
       409: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5813,7 +5946,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `already_exists`: Another category already has that name (compared case-insensitively). */
+      /** @description `already_exists`: Another category already has that name (compared case-insensitively), or another animal of the organisation that `externalId`. */
       409: {
         headers: {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -7289,6 +7422,493 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createImport: {
+    parameters: {
+      query?: {
+        /** @description `true`: check every row and change nothing (the counts say what an import would do) */
+        dryRun?: 'true' | 'false';
+      };
+      header?: {
+        /** @description Makes retries safe: a retry with the same key and body within 24 hours returns the original 201 (with `Idempotent-Replayed: true`) instead of a second import; the same key with another body is a 422. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'text/csv': string;
+        'application/x-ndjson': string;
+      };
+    };
+    responses: {
+      /** @description The import, queued */
+      202: {
+        headers: {
+          /** @description Address of the import */
+          Location?: string;
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Import'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:manage"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: The body is larger than 16 KiB. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: The body is not `application/json`. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `idempotency_key_reused`: The `Idempotency-Key` was already used by this API key with a different body. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getImport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Identifier of the import */
+        importId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The import */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Import'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
+          'WWW-Authenticate'?: string;
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: No such resource, or no such route. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: A rate-limit window of the key (or of the client address, without a valid key) is spent; `Retry-After` says until when. `key_temporarily_banned`: The key is serving a temporary ban; `Retry-After` is the seconds left. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: Anything unexpected; the details go to the log, not the client. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable`: The database (or, when failing closed, Redis) is unreachable, or the instance has no room for an upload just now; `Retry-After` says when to retry. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  exportPets: {
+    parameters: {
+      query: {
+        /** @description `csv`: the import's columns (it imports back unchanged); `ndjson`: one Pet a line; `petfinder`: Petfinder's upload columns and codes (docs/api.md) */
+        format: 'csv' | 'ndjson' | 'petfinder';
+      };
+      header?: never;
+      path: {
+        /** @description Identifier of the organisation */
+        organizationId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+          'application/x-ndjson': string;
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: The API key lacks the scope the operation needs; the response sends `WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`. */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The scope to ask for (RFC 6750): `Bearer error="insufficient_scope", scope="pets:read"` */
+          'WWW-Authenticate'?: string;
           /** @description The operation's stability: `beta` */
           'X-API-Stability'?: string;
           [name: string]: unknown;

@@ -13,6 +13,8 @@ export interface PetPayload extends PetProfile {
   readonly categoryId: number;
   readonly status: PetStatus;
   readonly organizationId: number;
+  /** Its id in the shelter's other system (v1.4), or null. */
+  readonly externalId: string | null;
   readonly photos: readonly PetPhoto[];
   /** +1 on every change: a receiver drops an event older than the pet it holds. */
   readonly version: number;

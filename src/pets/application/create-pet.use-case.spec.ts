@@ -49,6 +49,7 @@ describe('CreatePet', () => {
       categoryId: 3,
       status: 'available',
       organizationId: 1,
+      externalId: null,
       ...UNKNOWN_PROFILE,
       photos: [],
       version: 1,

@@ -27,6 +27,7 @@ describe('DeletePet', () => {
       categoryId: 1,
       status: 'sold',
       organizationId: 1,
+      externalId: null,
       ...UNKNOWN_PROFILE,
     });
   });

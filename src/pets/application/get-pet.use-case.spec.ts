@@ -11,6 +11,7 @@ describe('GetPet', () => {
       categoryId: 3,
       status: 'pending',
       organizationId: 1,
+      externalId: null,
       ...UNKNOWN_PROFILE,
     });
     expect(await new GetPet(pets).execute(1)).toEqual(stored);

@@ -15,6 +15,7 @@ describe('ListPets', () => {
         categoryId: 1,
         status: i % 5 === 0 ? 'sold' : 'available',
         organizationId: 1,
+        externalId: null,
         ...UNKNOWN_PROFILE,
       });
     }
@@ -44,6 +45,7 @@ describe('ListPets', () => {
       categoryId: 2,
       status: 'available',
       organizationId: 1,
+      externalId: null,
       ...UNKNOWN_PROFILE,
     });
     await pets.add({
@@ -51,6 +53,7 @@ describe('ListPets', () => {
       categoryId: 2,
       status: 'sold',
       organizationId: 1,
+      externalId: null,
       ...UNKNOWN_PROFILE,
     });
     expect((await listPets.execute({ categoryId: 2 })).pets.map((p) => p.id)).toEqual([26, 27]);
@@ -74,6 +77,7 @@ describe('ListPets', () => {
       categoryId: 1,
       status: 'available',
       organizationId: 3,
+      externalId: null,
       ...UNKNOWN_PROFILE,
       age: 'young',
       environment: { children: true, dogs: null, cats: null },

@@ -16,6 +16,8 @@ export interface PetFinding {
   /** Any of these statuses (two or more; one is PetPageQuery's `status`). */
   statuses?: readonly PetStatus[];
   organizationId?: number;
+  /** Its id in its shelter's other system (v1.4), exactly. */
+  externalId?: string;
   /** Its primary or secondary breed, whatever the case of either. */
   breed?: string;
   ages?: readonly PetAge[];
@@ -86,6 +88,12 @@ export abstract class PetRepository {
   abstract findById(id: PetId): Promise<Pet | null>;
 
   abstract findPage(query: PetPageQuery): Promise<Pet[]>;
+
+  /** The organisation's live pets that carry any of these external ids (v1.4). */
+  abstract findByExternalIds(
+    organizationId: OrganizationId,
+    externalIds: readonly string[],
+  ): Promise<Pet[]>;
 
   /**
    * Applies a non-empty `patch` to the pet, in one atomic step, if `precondition` admits its

@@ -30,6 +30,7 @@ describe('UpdatePet', () => {
       categoryId: 1,
       status: 'available',
       organizationId: 1,
+      externalId: null,
       ...UNKNOWN_PROFILE,
     });
     pets.now = '2026-11-24T09:00:00.000Z';
@@ -70,6 +71,7 @@ describe('UpdatePet', () => {
       categoryId: 1,
       status: 'pending',
       organizationId: 1,
+      externalId: null,
       ...UNKNOWN_PROFILE,
       photos: [],
       version: 2,

@@ -9,6 +9,7 @@ const pet = (status: Pet['status']): Pet => ({
   categoryId: 1,
   status,
   organizationId: 1,
+  externalId: null,
   photos: [],
   ...UNKNOWN_PROFILE,
   version: 3,

@@ -36,3 +36,15 @@ export class PetVersionMismatchError extends DomainError {
     );
   }
 }
+
+/** Another live pet of the organisation already carries the external id (v1.4). */
+export class PetExternalIdTakenError extends DomainError {
+  readonly code = 'already_exists';
+
+  constructor(externalId: string) {
+    super(
+      `Another animal of this organisation already has externalId ${JSON.stringify(externalId)}: ` +
+        'an external id names one animal. Find it with GET /v1/pets?externalId=, or choose another.',
+    );
+  }
+}

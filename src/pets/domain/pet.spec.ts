@@ -12,6 +12,7 @@ describe('newPet', () => {
       categoryId: 1,
       status: 'available',
       organizationId: 7,
+      externalId: null,
       ...UNKNOWN_PROFILE,
     });
   });
@@ -39,6 +40,18 @@ describe('newPet', () => {
     expect(newPet({ name: 'Rex', categoryId: MAX_CATEGORY_ID }, 1, NOW).categoryId).toBe(
       MAX_CATEGORY_ID,
     );
+  });
+
+  it('keeps an external id of 1 to 64 characters, and refuses any other', () => {
+    expect(newPet({ name: 'Rex', categoryId: 1, externalId: 'A-1043' }, 7, NOW).externalId).toBe(
+      'A-1043',
+    );
+    for (const externalId of ['', '  ', 'x'.repeat(65), 7 as unknown as string]) {
+      expect(() => newPet({ name: 'Rex', categoryId: 1, externalId }, 7, NOW)).toThrow(
+        InvalidPetError,
+      );
+    }
+    expect(petPatch({ externalId: null }, NOW)).toEqual({ externalId: null });
   });
 
   it('refuses an unknown status', () => {

@@ -5,6 +5,9 @@ import { PET_EVENTS } from '../../common/events/pet-events';
 import { PetPhoto } from '../../common/pet-photo';
 import { PetProfile, UNKNOWN_PROFILE } from '../../common/pet-profile';
 import { InvalidPetError } from './pet.errors';
+
+/** An animal's id in its shelter's other system (v1.4): unique among its organisation's pets. */
+export const EXTERNAL_ID: TextBounds = { min: 1, max: 64 };
 import { patchedProfile, PetProfileInput, PetProfilePatch, profilePatch } from './pet-profile';
 
 /** A pet's name, in Unicode code points. */
@@ -30,6 +33,8 @@ export interface Pet extends PetProfile {
   readonly status: PetStatus;
   /** The organisation that owns it: its staff alone change it. Never changes. */
   readonly organizationId: number;
+  /** Its id in the shelter's other system, unique in the organisation; null when not given. */
+  readonly externalId: string | null;
   /** Its photos by position (the photos feature changes them): none when created. */
   readonly photos: readonly PetPhoto[];
   /**
@@ -52,19 +57,28 @@ export interface PetNearby extends Pet {
 export type PetFields = Pick<Pet, 'name' | 'categoryId' | 'status'>;
 
 /** A pet that is valid but not stored yet, so it has no id, version or instants. */
-export type NewPet = PetFields & Pick<Pet, 'organizationId'> & PetProfile;
+export type NewPet = PetFields & Pick<Pet, 'organizationId' | 'externalId'> & PetProfile;
 
 export interface NewPetInput extends PetProfileInput {
   name: string;
   categoryId: number;
   status?: PetStatus;
+  externalId?: string | null;
 }
 
-/** A change of a pet as a client sends it (RFC 7396): the fields never null, the profile's may be. */
-export type PetPatchInput = Partial<PetFields> & PetProfileInput;
+/**
+ * A change of a pet as a client sends it (RFC 7396): the fields never null, the profile's and
+ * `externalId` may be.
+ */
+export type PetPatchInput = Partial<PetFields> & PetProfileInput & { externalId?: string | null };
 
-/** A checked change: the fields it gives, and the profile's members it gives (objects merge). */
-export type PetPatch = { -readonly [F in keyof PetFields]?: PetFields[F] } & PetProfilePatch;
+/**
+ * A checked change: the fields it gives, `externalId` when given (null: none any more), and the
+ * profile's members it gives (objects merge).
+ */
+export type PetPatch = { -readonly [F in keyof PetFields]?: PetFields[F] } & {
+  externalId?: string | null;
+} & PetProfilePatch;
 
 function checkName(name: string): void {
   const nameProblem = textProblem(name, PET_NAME);
@@ -75,6 +89,16 @@ function checkCategoryId(categoryId: number): void {
   if (!Number.isInteger(categoryId) || categoryId < 1 || categoryId > MAX_CATEGORY_ID) {
     throw new InvalidPetError(`categoryId must be an integer from 1 to ${MAX_CATEGORY_ID}.`);
   }
+}
+
+/** An external id as given: null (none) or text within EXTERNAL_ID's bounds. */
+function checkedExternalId(externalId: unknown): string | null {
+  if (externalId === null) return null;
+  if (typeof externalId !== 'string')
+    throw new InvalidPetError('externalId must be a string or null.');
+  const problem = textProblem(externalId, EXTERNAL_ID);
+  if (problem) throw new InvalidPetError(`externalId ${problem}.`);
+  return externalId;
 }
 
 function checkStatus(status: unknown): void {
@@ -92,8 +116,9 @@ export function newPet(input: NewPetInput, organizationId: number, now: Date): N
   checkName(name);
   checkCategoryId(categoryId);
   checkStatus(status);
+  const externalId = checkedExternalId(input.externalId ?? null);
   const profile = patchedProfile(UNKNOWN_PROFILE, profilePatch(input, now));
-  return { name, categoryId, status, organizationId, ...profile };
+  return { name, categoryId, status, organizationId, externalId, ...profile };
 }
 
 /**
@@ -111,6 +136,7 @@ export function petPatch(input: PetPatchInput, now: Date): PetPatch {
   if (input.name !== undefined) checkName((patch.name = input.name));
   if (input.categoryId !== undefined) checkCategoryId((patch.categoryId = input.categoryId));
   if (input.status !== undefined) checkStatus((patch.status = input.status));
+  if (input.externalId !== undefined) patch.externalId = checkedExternalId(input.externalId);
   return patch;
 }
 

@@ -82,13 +82,14 @@ function orderOf(sort?: string, seed?: string): PetOrder | undefined {
 /** v1.3's finding filters of a listing's query, or undefined when it gives none (a v1 page). */
 function findingOf(query: ListPetsQueryDto, statuses?: PetStatus[]): PetFinding | undefined {
   const { organizationId, breed, age, sex, size, goodWith, houseTrained, specialNeeds } = query;
-  const { hasPhotos, sort, seed, id } = query;
+  const { hasPhotos, sort, seed, id, externalId } = query;
   const flag = (text?: string) => (text === undefined ? undefined : text === 'true');
   const list = <T>(text?: string) => (text === undefined ? undefined : (commaList(text) as T[]));
   const finding: PetFinding = {
     ids: id === undefined ? undefined : idList(id),
     statuses: statuses && statuses.length > 1 ? statuses : undefined,
     organizationId: organizationId === undefined ? undefined : Number(organizationId),
+    externalId,
     breed,
     ages: list<PetAge>(age),
     sexes: list<PetSex>(sex),
@@ -124,7 +125,7 @@ export class PetsController {
     operationId: 'listPets',
     summary: 'List animals',
     description:
-      'Returns a page of animals, in ascending id order unless `sort` names another (v1.3: `-createdAt`, `name`, `random` with `seed`, `distance` with `near`); every filter combines: (v1.4) `id` (up to 100, the stable way to fetch animals by id), `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`, `hasPhotos`, `near` (with `radiusKm`: each answer then carries `distanceKm`). `Link` carries every parameter given to the next page.',
+      'Returns a page of animals, in ascending id order unless `sort` names another (v1.3: `-createdAt`, `name`, `random` with `seed`, `distance` with `near`); every filter combines: (v1.4) `id` (up to 100, the stable way to fetch animals by id), `externalId`, `status` (one or more), `categoryId`, `name`, and (v1.3) `organizationId`, `breed`, `age`, `sex`, `size`, `goodWith`, `houseTrained`, `specialNeeds`, `hasPhotos`, `near` (with `radiusKm`: each answer then carries `distanceKm`). `Link` carries every parameter given to the next page.',
   })
   @ApiNamedArrayResponse('Pets', PetDto, {
     status: 200,

@@ -7,6 +7,7 @@ const row = {
   categoryId: '42',
   status: 'sold',
   organizationId: '7',
+  externalId: null,
   profile: UNKNOWN_PROFILE,
   photos: [],
   version: 3,
@@ -22,6 +23,7 @@ describe('PetMapper', () => {
       categoryId: 42,
       status: 'sold',
       organizationId: 7,
+      externalId: null,
       ...UNKNOWN_PROFILE,
       photos: [],
       version: 3,
@@ -37,6 +39,7 @@ describe('PetMapper', () => {
         categoryId: 9007199254740991,
         status: 'pending',
         organizationId: 9007199254740991,
+        externalId: 'A-1043',
         ...UNKNOWN_PROFILE,
       }),
     ).toEqual({
@@ -44,6 +47,7 @@ describe('PetMapper', () => {
       categoryId: '9007199254740991',
       status: 'pending',
       organizationId: '9007199254740991',
+      externalId: 'A-1043',
       profile: JSON.stringify(UNKNOWN_PROFILE),
     });
     expect(PetMapper.patchToPersistence({ categoryId: 9007199254740991 })).toEqual({

@@ -12,6 +12,7 @@ export interface PetRow {
   categoryId: string;
   status: string;
   organizationId: string;
+  externalId: string | null;
   profile: PetProfile;
   /** The `json` column as the driver parses it: already the answer's objects. */
   photos: PetPhoto[];
@@ -54,6 +55,7 @@ export const PetMapper = {
       categoryId: Number(row.categoryId),
       status: row.status,
       organizationId: Number(row.organizationId),
+      externalId: row.externalId,
       breed: { primary: p.breed.primary, secondary: p.breed.secondary, mixed: p.breed.mixed },
       age: p.age,
       birthDate: p.birthDate,
@@ -81,19 +83,26 @@ export const PetMapper = {
     };
   },
 
-  toPersistence(pet: NewPet): PetFieldsRow & { organizationId: string; profile: string } {
-    const { name, categoryId, status, organizationId, ...profile } = pet;
+  toPersistence(pet: NewPet): PetFieldsRow & {
+    organizationId: string;
+    externalId: string | null;
+    profile: string;
+  } {
+    const { name, categoryId, status, organizationId, externalId, ...profile } = pet;
     return {
       name,
       categoryId: String(categoryId),
       status,
       organizationId: String(organizationId),
+      externalId,
       profile: JSON.stringify(profile),
     };
   },
 
   /** The fields a patch gives, and the profile members it gives as JSON (null: none). */
-  patchToPersistence({ name, categoryId, status, ...profile }: PetPatch): Partial<PetFieldsRow> & {
+  patchToPersistence({ name, categoryId, status, externalId, ...profile }: PetPatch): Partial<
+    PetFieldsRow & { externalId: string | null }
+  > & {
     profile: string | null;
   } {
     const given = profile as PetProfilePatch;
@@ -101,6 +110,7 @@ export const PetMapper = {
       name,
       categoryId: categoryId === undefined ? undefined : String(categoryId),
       status,
+      externalId,
       profile: Object.keys(given).length > 0 ? JSON.stringify(given) : null,
     };
   },

@@ -13,12 +13,16 @@ import { NewPet, Pet, PetId, PetPatch } from '../domain/pet';
 import { OrganizationId } from '../../common/ownership';
 import { GOOD_WITH } from '../../common/pet-profile';
 import { admits, VersionPrecondition, versionsOf } from '../../common/versions';
-import { PetHasOpenOrderError, PetVersionMismatchError } from '../domain/pet.errors';
+import {
+  PetExternalIdTakenError,
+  PetHasOpenOrderError,
+  PetVersionMismatchError,
+} from '../domain/pet.errors';
 import { PetMapper, PetRow } from './pet.mapper';
 
 // The hot statements, as fixed text: a request builds no SQL (docs/adr/0008).
 const COLUMNS = `id, name, category_id AS "categoryId", status,
-  organization_id AS "organizationId", profile, photos, version,
+  organization_id AS "organizationId", external_id AS "externalId", profile, photos, version,
   ${sqlInstant('created_at')} AS "createdAt", ${sqlInstant('updated_at')} AS "updatedAt"`;
 
 /**
@@ -31,13 +35,20 @@ const INSERT: SqlStatement = {
   text: `WITH "category" AS (
            INSERT INTO categories (id) VALUES ($2) ON CONFLICT DO NOTHING
          )
-         INSERT INTO pets (name, category_id, status, organization_id, profile)
-         VALUES ($1, $2, $3, $4, $5)
+         INSERT INTO pets (name, category_id, status, organization_id, profile, external_id)
+         VALUES ($1, $2, $3, $4, $5, $6)
          RETURNING ${COLUMNS}`,
 };
 const FIND_BY_ID: SqlStatement = {
   name: 'pets_find_by_id',
   text: `SELECT ${COLUMNS} FROM pets WHERE id = $1 AND deleted_at IS NULL`,
+};
+
+/** An organisation's live pets by their external ids: the unique index's (PetExternalIds1795240160000). */
+const FIND_BY_EXTERNAL_IDS: SqlStatement = {
+  name: 'pets_find_by_external_ids',
+  text: `SELECT ${COLUMNS} FROM pets
+         WHERE organization_id = $1 AND external_id = ANY($2::varchar[]) AND deleted_at IS NULL`,
 };
 
 /** The greatest id a pet can have: ids are JSON numbers, exact up to 2^53 - 1 (docs/adr/0008). */
@@ -108,6 +119,7 @@ function findingOf(query: PetPageQuery): Finding {
     categoryId !== undefined && 'cat',
     name !== undefined && 'nm',
     f.organizationId !== undefined && 'org',
+    f.externalId !== undefined && 'ext',
     f.breed !== undefined && 'br',
     f.ages && 'ag',
     f.sexes && 'sx',
@@ -143,6 +155,8 @@ const FINDING_FILTERS: Record<string, [condition: string, value: (q: PetPageQuer
   cat: ['category_id = ?', (q) => q.categoryId],
   nm: [`name ILIKE ? ESCAPE '\\'`, (q) => containing(q.name!)],
   org: ['organization_id = ?', (q) => q.finding!.organizationId],
+  // Its own index, partial on live pets with one (PetExternalIds1795240160000), in id order.
+  ext: ['external_id = ?', (q) => q.finding!.externalId],
   br: [
     `(lower(profile -> 'breed' ->> 'primary') = lower(?1)
       OR lower(profile -> 'breed' ->> 'secondary') = lower(?1))`,
@@ -578,7 +592,8 @@ const UPDATE: SqlStatement = {
   text: `WITH "pet" AS (
            UPDATE pets
               SET name = coalesce($2, name), category_id = coalesce($3, category_id),
-                  status = coalesce($4, status), profile = ${MERGED_PROFILE}
+                  status = coalesce($4, status), profile = ${MERGED_PROFILE},
+                  external_id = CASE WHEN $9::boolean THEN $10::varchar ELSE external_id END
             WHERE id = $1 AND organization_id = $7 AND deleted_at IS NULL
               AND ($5::int[] IS NULL OR version = ANY($5::int[]))
               AND ($6::varchar IS NULL OR status = $6)
@@ -616,6 +631,20 @@ const REMOVE: SqlStatement = {
          RETURNING ${COLUMNS}`,
 };
 
+/** The unique index of external ids among an organisation's live pets (PetExternalIds1795240160000). */
+const EXTERNAL_ID_KEY = 'pets_live_organization_external_id_key';
+
+/** A refusal of the database's unique index of external ids, as the domain says it; else as is. */
+const externalIdTaken =
+  (externalId: string | null | undefined) =>
+  (error: unknown): never => {
+    const { code, constraint } = error as { code?: string; constraint?: string };
+    if (code === '23505' && constraint === EXTERNAL_ID_KEY && externalId) {
+      throw new PetExternalIdTakenError(externalId);
+    }
+    throw error;
+  };
+
 /** How the trigger refuses to delete a pet with an open order (PetVersionsAndDeletion1795220300000). */
 const KEPT_WHILE_ORDERED = 'pets_kept_while_ordered';
 
@@ -627,19 +656,31 @@ export class SqlPetRepository extends PetRepository {
 
   async add(pet: NewPet): Promise<Pet> {
     const row = PetMapper.toPersistence(pet);
-    const [created] = await this.sql.query<PetRow>(INSERT, [
-      row.name,
-      row.categoryId,
-      row.status,
-      row.organizationId,
-      row.profile,
-    ]);
+    const [created] = await this.sql
+      .query<PetRow>(INSERT, [
+        row.name,
+        row.categoryId,
+        row.status,
+        row.organizationId,
+        row.profile,
+        row.externalId,
+      ])
+      .catch(externalIdTaken(pet.externalId));
     return PetMapper.toDomain(created);
   }
 
   async findById(id: PetId): Promise<Pet | null> {
     const [row] = await this.sql.query<PetRow>(FIND_BY_ID, [id]);
     return row ? PetMapper.toDomain(row) : null;
+  }
+
+  async findByExternalIds(
+    organizationId: OrganizationId,
+    externalIds: readonly string[],
+  ): Promise<Pet[]> {
+    if (externalIds.length === 0) return [];
+    const rows = await this.sql.query<PetRow>(FIND_BY_EXTERNAL_IDS, [organizationId, externalIds]);
+    return rows.map(PetMapper.toDomain);
   }
 
   async findPage(query: PetPageQuery): Promise<Pet[]> {
@@ -709,16 +750,20 @@ export class SqlPetRepository extends PetRepository {
     keepStatus: string | null,
   ) {
     const row = PetMapper.patchToPersistence(patch);
-    return this.sql.query<PetRow & { changed: boolean }>(UPDATE, [
-      id,
-      row.name ?? null,
-      row.categoryId ?? null,
-      row.status ?? null,
-      versions,
-      keepStatus,
-      owner,
-      row.profile,
-    ]);
+    return this.sql
+      .query<PetRow & { changed: boolean }>(UPDATE, [
+        id,
+        row.name ?? null,
+        row.categoryId ?? null,
+        row.status ?? null,
+        versions,
+        keepStatus,
+        owner,
+        row.profile,
+        row.externalId !== undefined,
+        row.externalId ?? null,
+      ])
+      .catch(externalIdTaken(row.externalId));
   }
 
   /**

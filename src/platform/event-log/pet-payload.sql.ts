@@ -30,7 +30,7 @@ const profileArguments = (alias: string) =>
 export const petPayloadJson = (alias: string): string =>
   `json_build_object('id', ${alias}.id, 'name', ${alias}.name,
      'categoryId', ${alias}.category_id, 'status', ${alias}.status,
-     'organizationId', ${alias}.organization_id,
+     'organizationId', ${alias}.organization_id, 'externalId', ${alias}.external_id,
      ${profileArguments(alias)},
      'photos', ${alias}.photos,
      'version', ${alias}.version,

@@ -11,7 +11,7 @@ import { SEARCH_TEXT } from '../../../common/search-text';
 import { MAX_PAGE_SIZE } from '../../../common/paging';
 import { PET_STATUSES } from '../../../common/pet-status';
 import { GOOD_WITH, PET_AGES, PET_SEXES, PET_SIZES } from '../../../common/pet-profile';
-import { MAX_CATEGORY_ID, MAX_PET_ID } from '../../domain/pet';
+import { EXTERNAL_ID, MAX_CATEGORY_ID, MAX_PET_ID } from '../../domain/pet';
 import { IsIdList } from '../../../platform/http/request/id-list.validator';
 import { BREED_NAME } from '../../domain/pet-profile';
 
@@ -125,6 +125,17 @@ export class ListPetsQueryDto extends NearPageQueryDto {
   @IsString({ message: 'organizationId must be given once' })
   @IsInt64Text(1n, BigInt(Number.MAX_SAFE_INTEGER))
   organizationId?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "Only the animal with this id in its shelter's other system (v1.4): exactly, case included; with `organizationId`, at most one",
+    minLength: EXTERNAL_ID.min,
+    maxLength: EXTERNAL_ID.max,
+  })
+  @IsOptional()
+  @IsString({ message: 'externalId must be given once' })
+  @IsText(EXTERNAL_ID)
+  externalId?: string;
 
   @ApiPropertyOptional({
     description:

@@ -5,6 +5,7 @@ import { Given } from '../../../platform/http/request/presence';
 import { IsText } from '../../../platform/http/request/text.validator';
 import { PET_STATUSES, PetStatus } from '../../../common/pet-status';
 import { MAX_CATEGORY_ID, PET_NAME } from '../../domain/pet';
+import { ExternalIdInput } from './new-pet.dto';
 
 /** The fields of an animal a change gives: each as on a create; null is refused. */
 class PetFieldsUpdateDto {
@@ -41,6 +42,9 @@ class PetFieldsUpdateDto {
   @Given()
   @IsIn(PET_STATUSES, { message: `status must be one of ${PET_STATUSES.join(', ')}` })
   status?: PetStatus;
+
+  @ExternalIdInput()
+  externalId?: string | null;
 }
 
 /**

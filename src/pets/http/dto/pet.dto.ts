@@ -41,6 +41,15 @@ class PetIdentityDto {
     example: 1,
   })
   organizationId!: number;
+
+  @ApiProperty({
+    description:
+      "The animal's id in the shelter's other system (v1.4), unique among the organisation's animals; `null` when not given",
+    type: 'string',
+    nullable: true,
+    example: 'A-1043',
+  })
+  externalId!: string | null;
 }
 
 /** What the service keeps of an animal's changes. */

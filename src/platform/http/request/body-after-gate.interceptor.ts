@@ -9,6 +9,8 @@ import { routeFactsOf } from '../route-facts/route-facts';
 import { ImageBodyBudget } from './image-body-budget';
 import {
   BODY_HARD_LIMIT_BYTES,
+  DATA_FILE_HARD_LIMIT_BYTES,
+  DataFileBody,
   IMAGE_BODY_HARD_LIMIT_BYTES,
   ImageBody,
   parseJson,
@@ -22,6 +24,14 @@ const imageTooLarge = () =>
     new ApiError(
       'payload_too_large',
       `The image is larger than ${IMAGE_BODY_HARD_LIMIT_BYTES / 1024 / 1024} MiB.`,
+    ),
+  );
+
+const dataFileTooLarge = () =>
+  new RejectedBody(
+    new ApiError(
+      'payload_too_large',
+      `The file is larger than ${DATA_FILE_HARD_LIMIT_BYTES / 1024 / 1024} MiB.`,
     ),
   );
 
@@ -66,6 +76,17 @@ export class BodyAfterGateInterceptor implements NestInterceptor {
       return;
     }
     const declared = body.declaredLength;
+    if (body.kind === 'data') {
+      // A shelter's file, up to 50 MiB: read only now, once its key holds the scope it needs.
+      if (declared !== undefined && declared > DATA_FILE_HARD_LIMIT_BYTES) {
+        request.body = dataFileTooLarge();
+        return;
+      }
+      const bytes = await body.read(declared ?? DATA_FILE_HARD_LIMIT_BYTES);
+      request.body =
+        bytes === undefined ? dataFileTooLarge() : new DataFileBody(bytes, body.contentType);
+      return;
+    }
     if (declared !== undefined && declared > IMAGE_BODY_HARD_LIMIT_BYTES) {
       request.body = imageTooLarge();
       return;
@@ -95,6 +116,7 @@ export class BodyAfterGateInterceptor implements NestInterceptor {
         {}) as Record<string, unknown>;
       takes =
         routeFactsOf(handler)?.acceptsImage === true ||
+        routeFactsOf(handler)?.acceptsDataFile === true ||
         Object.keys(args).some((key) => key.split(':')[0] === String(RouteParamtypes.BODY));
       this.takesBody.set(handler, takes);
     }

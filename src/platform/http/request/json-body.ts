@@ -30,6 +30,22 @@ export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as co
  */
 export const IMAGE_BODY_HARD_LIMIT_BYTES = 11 * 1024 * 1024;
 
+/** The file types an operation that takes a shelter's data file (`@AcceptsDataFile()`) reads. */
+export const DATA_FILE_MEDIA_TYPES = ['text/csv', 'application/x-ndjson'] as const;
+/**
+ * Data files up to this size are read (the imports' limit: 50 MiB); larger ones are refused
+ * unread, and a chunked one where it outgrows it.
+ */
+export const DATA_FILE_HARD_LIMIT_BYTES = 50 * 1024 * 1024;
+
+/** A data file as it arrived, for an operation that takes one: its bytes and declared type. */
+export class DataFileBody {
+  constructor(
+    readonly bytes: Buffer,
+    readonly contentType: string | undefined,
+  ) {}
+}
+
 /** An image body as it arrived, for an operation that takes one: its bytes and declared type. */
 export class ImageBody {
   constructor(
@@ -112,7 +128,9 @@ const unsupportedType = (request: FastifyRequest) =>
       `The request body must be ${
         routeFactsOfRequest(request)?.acceptsImage
           ? 'a JPEG, PNG or WebP image (image/jpeg, image/png or image/webp)'
-          : 'application/json'
+          : routeFactsOfRequest(request)?.acceptsDataFile
+            ? 'a CSV or NDJSON file (text/csv or application/x-ndjson)'
+            : 'application/json'
       }, not ${request.headers['content-type'] ?? 'untyped'}.`,
     ),
   );
@@ -154,6 +172,7 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
     );
   const json = pending('json');
   const image = pending('image');
+  const data = pending('data');
   const unsupported = (request: FastifyRequest, payload: Readable) => {
     pending('json')(request, payload);
     return unsupportedType(request);
@@ -167,7 +186,7 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
       const facts = routeFactsOfRequest(request);
       done(
         null,
-        !facts?.acceptsImage && (!mergePatch || facts?.acceptsMergePatch)
+        !facts?.acceptsImage && !facts?.acceptsDataFile && (!mergePatch || facts?.acceptsMergePatch)
           ? json(request, payload)
           : unsupported(request, payload),
       );
@@ -178,6 +197,14 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
       null,
       routeFactsOfRequest(request)?.acceptsImage
         ? image(request, payload)
+        : unsupported(request, payload),
+    ),
+  );
+  fastify.addContentTypeParser([...DATA_FILE_MEDIA_TYPES], (request, payload, done) =>
+    done(
+      null,
+      routeFactsOfRequest(request)?.acceptsDataFile
+        ? data(request, payload)
         : unsupported(request, payload),
     ),
   );

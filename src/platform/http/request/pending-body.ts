@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 export const UNREAD_BODY_KEPT_BYTES = 16 * 1024;
 
 /** How a body is to be read once the request is let through: as JSON text, or as image bytes. */
-export type BodyKind = 'json' | 'image';
+export type BodyKind = 'json' | 'image' | 'data';
 
 /**
  * A request body not read yet: its stream, what it declares and how it is to be read. The body

@@ -5,7 +5,7 @@ import { Scope } from '../../../common/scopes';
 import { ApiErrorResponses } from '../errors/api-error-responses.decorator';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBody, ApiConsumes, DECORATORS } from '@nestjs/swagger';
-import { IMAGE_MEDIA_TYPES } from '../request/json-body';
+import { DATA_FILE_MEDIA_TYPES, IMAGE_MEDIA_TYPES } from '../request/json-body';
 import {
   Deprecation,
   OwnBudget,
@@ -88,6 +88,18 @@ export const AcceptsImage = () =>
   applyDecorators(
     stating({ acceptsImage: true }),
     ApiConsumes(...IMAGE_MEDIA_TYPES),
+    ApiBody({ required: true, schema: { type: 'string', format: 'binary' } }),
+  );
+
+/**
+ * The operation's body is a shelter's data file, not JSON: the body parser reads `text/csv` and
+ * `application/x-ndjson` for it alone (`@DataFile()` hands it to the handler), up to 50 MiB, and
+ * the document says so.
+ */
+export const AcceptsDataFile = () =>
+  applyDecorators(
+    stating({ acceptsDataFile: true }),
+    ApiConsumes(...DATA_FILE_MEDIA_TYPES),
     ApiBody({ required: true, schema: { type: 'string', format: 'binary' } }),
   );
 

@@ -45,6 +45,8 @@ export interface RouteFacts {
   acceptsMergePatch?: boolean;
   /** The body is an image (JPEG, PNG or WebP), read as bytes; JSON is refused. */
   acceptsImage?: boolean;
+  /** The body is a shelter's data file (CSV or NDJSON), read as bytes; JSON is refused. */
+  acceptsDataFile?: boolean;
   /**
    * A request with a valid key is not counted against the key's budget (it asks about that
    * budget itself); without a valid key the address pays, as on every route.
