@@ -84,7 +84,7 @@ if (settings.uploads) await alone(measureUploads, 'uploads');
 // Deliveries: commit to receipt, their cost, a backlog drained under load (docs/adr/0031).
 if (settings.webhooks) await alone(measureWebhooks, 'webhooks');
 // Shelter data in and out: an import's time, an export's memory, the listing during an import
-// (docs/adr/0065).
+// (docs/adr/0066).
 if (settings.imports) await alone(measureImports, 'imports');
 // npm start on a current build, to its first live answer (docs/performance.md, "Start-up").
 if (settings.startUp) await alone(measureStartUp, 'start-up');

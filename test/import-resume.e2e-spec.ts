@@ -4,7 +4,7 @@ import { apiClient } from './support/http';
 import { buildOnce, ServiceProcess, startService, stopService } from './support/service-process';
 
 /**
- * An import whose instance is killed half-way resumes to the same counts (issue 47; docs/adr/0065):
+ * An import whose instance is killed half-way resumes to the same counts (issue 47; docs/adr/0066):
  * a step's pets, their events and the import's progress commit together, so the batch the dead
  * instance was doing is done again by the next, once, and nothing before it twice. Real service
  * processes on one database, the first killed with SIGKILL: no shutdown hook runs.

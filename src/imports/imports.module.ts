@@ -18,7 +18,7 @@ import { SqlExportLookups } from './infrastructure/sql-export-lookups';
 import { SqlImportRepository } from './infrastructure/sql-import.repository';
 
 /**
- * A shelter's animals in and out as files (docs/adr/0065): imports kept as resources and worked
+ * A shelter's animals in and out as files (docs/adr/0066): imports kept as resources and worked
  * through by the background work of any instance, a batch a step; exports streamed from a keyset
  * walk. The pets themselves are changed and read only through ShelterPets, the pets feature's port.
  */

@@ -19,7 +19,7 @@ import { EventRecordingModule } from '../platform/event-log/event-recording.modu
   tables: { owns: ['pets'], uses: ['categories', 'orders', 'organizations'] },
 })
 // Global: other features (imports and exports) reach the pets through ShelterPets, a port of the
-// shared kernel, never through this module's files (docs/adr/0065).
+// shared kernel, never through this module's files (docs/adr/0066).
 @Global()
 @Module({
   imports: [HttpModule, IdempotencyModule, EventRecordingModule],

@@ -14,7 +14,7 @@ const COUNT_ROWS = 20_000;
 const WINDOW_BYTES = 1024 * 1024;
 
 /**
- * One step of the imports' background work (docs/adr/0065), which any instance may take: the
+ * One step of the imports' background work (docs/adr/0066), which any instance may take: the
  * oldest unfinished import, held for this step's transaction. First its rows are counted (a file
  * over 100,000 rows, unreadable, or with unknown columns fails before any row is imported), then
  * imported a batch a step through ShelterPets, the batch's pets, their events and the import's
