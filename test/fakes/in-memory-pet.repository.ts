@@ -34,6 +34,12 @@ export class InMemoryPetRepository extends PetRepository {
     return stored;
   }
 
+  async addMany(pets: readonly NewPet[]): Promise<Pet[]> {
+    const added: Pet[] = [];
+    for (const pet of pets) added.push(await this.add(pet));
+    return added;
+  }
+
   async findById(id: PetId): Promise<Pet | null> {
     const row = this.live(id);
     return row ? this.pet(row) : null;

@@ -5,7 +5,7 @@ import { PetPayload } from '../../common/events/pet-payload';
 import { EventRecorder } from '../../common/events/event-recorder';
 import { NewEvent } from '../../common/events/event';
 import { RowOutcome, RowProblem, ShelterPets, StatedPet } from '../../common/shelter-pets';
-import { newPet, Pet, petEvent } from '../domain/pet';
+import { newPet, NewPet, Pet, petEvent } from '../domain/pet';
 import { checkUpdate } from '../domain/pet-rules';
 import {
   changesNothing,
@@ -42,13 +42,19 @@ export class PetsOfShelters extends ShelterPets {
     const now = this.clock.now();
     const stated = rows.map(({ row, pet }) => statedPet(row, pet));
     const externalIds = stated.flatMap((s) => ('row' in s ? [] : [s.externalId]));
-    const known = new Map<string, Pet>(
-      (await this.pets.findByExternalIds(organizationId, externalIds)).map((pet) => [
-        pet.externalId!,
-        pet,
-      ]),
-    );
-    const recorded: NewEvent[] = [];
+    const batch: Batch = {
+      organizationId,
+      dryRun,
+      now,
+      known: new Map<string, Pet>(
+        (await this.pets.findByExternalIds(organizationId, externalIds)).map((pet) => [
+          pet.externalId!,
+          pet,
+        ]),
+      ),
+      adding: new Map(),
+      recorded: [],
+    };
     const outcomes: RowOutcome[] = [];
     for (const [index, input] of stated.entries()) {
       if ('row' in input) {
@@ -56,7 +62,7 @@ export class PetsOfShelters extends ShelterPets {
         continue;
       }
       try {
-        outcomes.push(await this.one(organizationId, input, known, recorded, dryRun, now));
+        outcomes.push(await this.one(batch, input));
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         const problem: RowProblem = {
@@ -68,7 +74,8 @@ export class PetsOfShelters extends ShelterPets {
         outcomes.push(problem);
       }
     }
-    if (recorded.length > 0) await this.events.record(recorded);
+    await this.addPending(batch);
+    if (batch.recorded.length > 0) await this.events.record(batch.recorded);
     return outcomes;
   }
 
@@ -76,21 +83,17 @@ export class PetsOfShelters extends ShelterPets {
     return this.pets.findPage({ finding: { organizationId }, after, limit });
   }
 
-  /** One row: created, changed or unchanged; `known` learns what it leaves (a later row may name it). */
-  private async one(
-    organizationId: number,
-    input: StatedPetInput,
-    known: Map<string, Pet>,
-    recorded: NewEvent[],
-    dryRun: boolean,
-    now: Date,
-  ): Promise<RowOutcome> {
+  /** One row: created, changed or unchanged; the batch learns what it leaves (a later row may name it). */
+  private async one(batch: Batch, input: StatedPetInput): Promise<RowOutcome> {
+    const { organizationId, known, adding, recorded, dryRun, now } = batch;
+    // A row naming a pet an earlier row of the batch creates: those are added first.
+    if (adding.has(input.externalId)) await this.addPending(batch);
     const current = known.get(input.externalId);
     if (!current) {
       const pet = newPet(input, organizationId, now);
-      const created = dryRun ? asIfStored(pet) : await this.pets.add(pet);
-      if (!dryRun) recorded.push(petEvent('pet.created', created));
-      known.set(input.externalId, created);
+      // Added with the batch's other new pets in one statement (addPending), in row order.
+      if (!dryRun) adding.set(input.externalId, pet);
+      known.set(input.externalId, asIfStored(pet));
       return 'created';
     }
     const patch = statedPatch(input, now);
@@ -109,12 +112,35 @@ export class PetsOfShelters extends ShelterPets {
     // Deleted meanwhile (between the batch's read and this row): made again, as a new animal.
     if (!update) {
       known.delete(input.externalId);
-      return this.one(organizationId, input, known, recorded, dryRun, now);
+      return this.one(batch, input);
     }
     if (update.changed) recorded.push(petEvent('pet.updated', update.pet));
     known.set(input.externalId, update.pet);
     return update.changed ? 'updated' : 'unchanged';
   }
+
+  /** The batch's new pets so far, added in one statement, each with its `pet.created` event. */
+  private async addPending(batch: Batch): Promise<void> {
+    if (batch.adding.size === 0) return;
+    const added = await this.pets.addMany([...batch.adding.values()]);
+    batch.adding.clear();
+    for (const pet of added) {
+      batch.recorded.push(petEvent('pet.created', pet));
+      batch.known.set(pet.externalId!, pet);
+    }
+  }
+}
+
+/** What a batch of rows knows as it goes: the pets it found or made, and those it will add. */
+interface Batch {
+  readonly organizationId: number;
+  readonly dryRun: boolean;
+  readonly now: Date;
+  /** The organisation's pets by external id, as the rows so far leave them. */
+  readonly known: Map<string, Pet>;
+  /** New pets not yet added, by external id, in row order. */
+  readonly adding: Map<string, NewPet>;
+  readonly recorded: NewEvent[];
 }
 
 /** A new pet as a dry run pictures it: what a later row naming it is compared with. */

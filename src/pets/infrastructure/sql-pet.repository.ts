@@ -39,6 +39,21 @@ const INSERT: SqlStatement = {
          VALUES ($1, $2, $3, $4, $5, $6)
          RETURNING ${COLUMNS}`,
 };
+/** INSERT's rows as arrays, one element a pet, in the order given (WITH ORDINALITY keeps it). */
+const INSERT_MANY: SqlStatement = {
+  name: 'pets_insert_many',
+  text: `WITH "category" AS (
+           INSERT INTO categories (id) SELECT DISTINCT unnest($2::bigint[]) ON CONFLICT DO NOTHING
+         ), "added" AS (
+           INSERT INTO pets (name, category_id, status, organization_id, profile, external_id)
+           SELECT "name", "category", "status", "organization", "profile", "external"
+             FROM unnest($1::varchar[], $2::bigint[], $3::varchar[], $4::bigint[], $5::jsonb[],
+                         $6::varchar[])
+                  AS "given" ("name", "category", "status", "organization", "profile", "external")
+           RETURNING ${COLUMNS}
+         )
+         SELECT * FROM "added" ORDER BY id`,
+};
 const FIND_BY_ID: SqlStatement = {
   name: 'pets_find_by_id',
   text: `SELECT ${COLUMNS} FROM pets WHERE id = $1 AND deleted_at IS NULL`,
@@ -667,6 +682,24 @@ export class SqlPetRepository extends PetRepository {
       ])
       .catch(externalIdTaken(pet.externalId));
     return PetMapper.toDomain(created);
+  }
+
+  async addMany(pets: readonly NewPet[]): Promise<Pet[]> {
+    if (pets.length === 0) return [];
+    const rows = pets.map((pet) => PetMapper.toPersistence(pet));
+    const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
+    // Identity values are drawn in the order the rows are inserted, which is the arrays' order:
+    // ascending ids answer the pets in the order given. A taken external id fails the statement
+    // as a whole: the caller's transaction is lost in any case, and its retry knows the pet.
+    const created = await this.sql.query<PetRow>(INSERT_MANY, [
+      column('name'),
+      column('categoryId'),
+      column('status'),
+      column('organizationId'),
+      column('profile'),
+      column('externalId'),
+    ]);
+    return created.map((row) => PetMapper.toDomain(row));
   }
 
   async findById(id: PetId): Promise<Pet | null> {
