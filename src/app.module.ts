@@ -17,6 +17,7 @@ import { ObservabilityModule } from './platform/observability/observability.modu
 import { OrganizationsModule } from './organizations/organizations.module';
 import { KeysModule } from './keys/keys.module';
 import { OrganizationsAdminModule } from './organizations/organizations-admin.module';
+import { ApplicationsModule } from './applications/applications.module';
 
 /**
  * The features, each a module marked @Feature (docs/adr/0026): adding one is adding it here. Its
@@ -31,6 +32,7 @@ const FEATURES = [
   OrganizationsModule,
   KeysModule,
   PhotosModule,
+  ApplicationsModule,
 ];
 
 /** The modules the public OpenAPI document describes: the features under /v1. */
