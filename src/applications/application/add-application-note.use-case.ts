@@ -24,7 +24,7 @@ export class AddApplicationNote {
       throw new InvalidApplicationError([
         {
           field: 'text',
-          issue: 'text',
+          issue: 'range',
           message: `text must be text of 1 to ${NOTE_TEXT.max} characters`,
         },
       ]);
@@ -35,7 +35,7 @@ export class AddApplicationNote {
         throw new InvalidApplicationError([
           {
             field: 'text',
-            issue: 'size',
+            issue: 'range',
             message: `an application holds at most ${MAX_NOTES} notes`,
           },
         ]);

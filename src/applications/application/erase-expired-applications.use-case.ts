@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
-import { AppConfig } from '../../platform/config/app-config';
 import { eraseOutcome } from '../domain/erasure';
 import { questionnaireOf } from './application-events';
 import { ApplicationRepository } from './application.repository';
@@ -15,18 +14,14 @@ const DAY_MS = 86_400_000;
  */
 @Injectable()
 export class EraseExpiredApplications {
-  private readonly retentionDays: number;
-
   constructor(
     private readonly applications: ApplicationRepository,
     private readonly clock: Clock,
-    config: AppConfig,
-  ) {
-    this.retentionDays = config.applications.retentionDays;
-  }
+  ) {}
 
-  async execute(): Promise<number> {
-    const before = new Date(this.clock.now().getTime() - this.retentionDays * DAY_MS);
+  /** @param retentionDays APPLICATION_RETENTION_DAYS */
+  async execute(retentionDays: number): Promise<number> {
+    const before = new Date(this.clock.now().getTime() - retentionDays * DAY_MS);
     const expired = await this.applications.findErasable(before, ERASURES_PER_STEP);
     for (const application of expired) {
       const questionnaire = (await questionnaireOf(

@@ -55,7 +55,7 @@ export function patchProblems(patch: ApplicationPatch, audience: Audience): void
   ) {
     problems.push({
       field: 'decisionReason',
-      issue: 'text',
+      issue: 'range',
       message: `decisionReason must be text of 1 to ${DECISION_REASON.max} characters`,
     });
   }
@@ -66,7 +66,7 @@ export function patchProblems(patch: ApplicationPatch, audience: Audience): void
   ) {
     problems.push({
       field: 'assigneeKeyId',
-      issue: 'pattern',
+      issue: 'format',
       message: 'assigneeKeyId must be the id of an API key, or null',
     });
   }

@@ -187,7 +187,7 @@ export function applicantProblems(value: unknown): Problem[] {
     if (!isText(given, bound.max, bound.min)) {
       problems.push({
         field: path,
-        issue: 'text',
+        issue: 'range',
         message: `${path} must be text of ${bound.min} to ${bound.max} characters`,
       });
     }
@@ -196,7 +196,7 @@ export function applicantProblems(value: unknown): Problem[] {
     for (const m of Object.keys(object).filter((k) => !known.includes(k))) {
       problems.push({
         field: `${prefix}.${m}`,
-        issue: 'unknown',
+        issue: 'unknown_field',
         message: `${prefix}.${m} is not a member of ${prefix}`,
       });
     }

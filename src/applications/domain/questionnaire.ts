@@ -1,3 +1,5 @@
+import { textProblem } from '../../common/text';
+
 /**
  * A shelter's questions to its applicants (CONTRACT.md "Adoption applications (v1.4)"): one per
  * organisation, versioned; an application keeps the version it answered. Plain data and rules.
@@ -34,9 +36,12 @@ export const CHOICE_TEXT = { min: 1, max: 100 } as const;
 export const MAX_CHOICES = 50;
 
 /** One input found wrong: `path` as the Error body's `details` name it (`answers.housing`). */
+/** The Error body's issues (docs/api.md): what is wrong with an input. */
+export type Issue = 'required' | 'unknown_field' | 'type' | 'range' | 'format' | 'enum';
+
 export interface Problem {
   readonly field: string;
-  readonly issue: string;
+  readonly issue: Issue;
   readonly message: string;
 }
 
@@ -80,13 +85,12 @@ export const DEFAULT_QUESTIONNAIRE: Questionnaire = {
   ],
 };
 
-const problem = (field: string, issue: string, message: string): Problem => ({
+const problem = (field: string, issue: Issue, message: string): Problem => ({
   field,
   issue,
   message,
 });
 
-const codePoints = (text: string) => [...text].length;
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -98,18 +102,9 @@ export function isFullDate(value: string): boolean {
   return date.toISOString().slice(0, 10) === value;
 }
 
-/** Text under the house's rule: not only white space, no control characters but line breaks. */
+/** Text under the house's one rule (src/common/text.ts); prose, so line breaks are allowed. */
 export function isText(value: unknown, max: number, min = 1): value is string {
-  if (typeof value !== 'string') return false;
-  const length = codePoints(value);
-  // Control characters other than tab and line breaks are refused, as everywhere in the API.
-  // eslint-disable-next-line no-control-regex
-  return (
-    length >= min &&
-    length <= max &&
-    value.trim() !== '' &&
-    !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value)
-  );
+  return typeof value === 'string' && textProblem(value, { min, max, multiline: true }) === null;
 }
 
 /** The problems of one question as a staff member wrote it, each at `questions[i].member`. */
@@ -119,22 +114,22 @@ function questionProblems(value: unknown, at: string, seen: Set<string>): Proble
   const known = ['id', 'text', 'type', 'required', 'choices', 'maxLength'];
   for (const member of Object.keys(value).filter((m) => !known.includes(m))) {
     problems.push(
-      problem(`${at}.${member}`, 'unknown', `${at}.${member} is not a member of a question`),
+      problem(`${at}.${member}`, 'unknown_field', `${at}.${member} is not a member of a question`),
     );
   }
   const { id, text, type, required, choices, maxLength } = value;
   if (typeof id !== 'string' || !QUESTION_ID.test(id)) {
     problems.push(
-      problem(`${at}.id`, 'pattern', `${at}.id must be 1 to 40 of letters, digits and _`),
+      problem(`${at}.id`, 'format', `${at}.id must be 1 to 40 of letters, digits and _`),
     );
   } else if (seen.has(id)) {
-    problems.push(problem(`${at}.id`, 'unique', `${at}.id repeats the id ${id}`));
+    problems.push(problem(`${at}.id`, 'format', `${at}.id repeats the id ${id}`));
   } else seen.add(id);
   if (!isText(text, QUESTION_TEXT.max)) {
     problems.push(
       problem(
         `${at}.text`,
-        'text',
+        'range',
         `${at}.text must be text of 1 to ${QUESTION_TEXT.max} characters`,
       ),
     );
@@ -160,7 +155,7 @@ function questionProblems(value: unknown, at: string, seen: Set<string>): Proble
       problems.push(
         problem(
           `${at}.choices`,
-          'choices',
+          'enum',
           `${at}.choices must be 1 to ${MAX_CHOICES} distinct texts of at most ${CHOICE_TEXT.max} characters`,
         ),
       );
@@ -169,7 +164,7 @@ function questionProblems(value: unknown, at: string, seen: Set<string>): Proble
     problems.push(
       problem(
         `${at}.choices`,
-        'unexpected',
+        'unknown_field',
         `${at}.choices is only for choice and choices questions`,
       ),
     );
@@ -196,7 +191,7 @@ function questionProblems(value: unknown, at: string, seen: Set<string>): Proble
 export function questionsProblems(questions: unknown): Problem[] {
   if (!Array.isArray(questions) || questions.length < 1 || questions.length > MAX_QUESTIONS) {
     return [
-      problem('questions', 'size', `questions must be a list of 1 to ${MAX_QUESTIONS} questions`),
+      problem('questions', 'range', `questions must be a list of 1 to ${MAX_QUESTIONS} questions`),
     ];
   }
   const seen = new Set<string>();
@@ -260,7 +255,7 @@ export function answersProblems(questionnaire: Questionnaire, given: unknown): P
       problems.push(
         problem(
           `answers.${id}`,
-          'unknown',
+          'unknown_field',
           `answers.${id} answers no question of questionnaire version ${questionnaire.version}`,
         ),
       );

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '../../platform/config/app-config';
 import { BackgroundPacing } from '../../platform/background/background-pacing';
 import { PolledTask } from '../../platform/background/polled-task';
 import {
@@ -14,13 +15,14 @@ const INTERVAL_MS = 60_000;
 export class ApplicationRetention extends PolledTask {
   constructor(
     private readonly erase: EraseExpiredApplications,
+    private readonly config: AppConfig,
     pacing: BackgroundPacing,
   ) {
     super(new Logger('Applications'), 'erase expired applications', pacing);
   }
 
   protected async step(): Promise<boolean> {
-    return (await this.erase.execute()) === ERASURES_PER_STEP;
+    return (await this.erase.execute(this.config.applications.retentionDays)) === ERASURES_PER_STEP;
   }
 
   protected intervalMs(): number {

@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { objectOrNull } from '../../../platform/http/response/object-or-null';
 import { APPLICATION_STATUSES, CLOSED_REASONS } from '../../domain/application';
 import { QUESTION_TYPES } from '../../domain/questionnaire';
 
@@ -17,12 +18,13 @@ export class ApplicantAddressDto {
 
 /** The person applying; every member null once erased. */
 @ApiSchema({ name: 'Applicant' })
+@ApiExtraModels(ApplicantAddressDto)
 export class ApplicantDto {
   @nullableText('Name, 1 to 100 characters', 'Ana Lima') name!: string | null;
   @nullableText('A valid e-mail address', 'ana@example.com') email!: string | null;
   @ApiPropertyOptional({ type: 'string', nullable: true, example: '+44 117 496 0000' })
   phone?: string | null;
-  @ApiProperty({ type: ApplicantAddressDto, nullable: true }) address!: ApplicantAddressDto | null;
+  @ApiProperty(objectOrNull(ApplicantAddressDto)) address!: ApplicantAddressDto | null;
 }
 
 @ApiSchema({ name: 'ApplicationNote' })
@@ -57,7 +59,12 @@ export class ApplicationDto {
     description: "The hold's order",
   })
   orderId!: number | null;
-  @ApiProperty({ enum: CLOSED_REASONS, enumName: 'ApplicationClosedReason', nullable: true })
+  @ApiProperty({
+    type: 'string',
+    enum: [...CLOSED_REASONS, null],
+    nullable: true,
+    description: 'Why the service closed it, or null',
+  })
   closedReason!: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
