@@ -22,6 +22,7 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
   let rival: ReturnType<typeof apiClient>;
   let stranger: ReturnType<typeof apiClient>;
   let otherStaff: ReturnType<typeof apiClient>;
+  let other: Awaited<ReturnType<typeof otherShelter>>;
   let adopterKey: string;
   let petId: number;
 
@@ -48,7 +49,7 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
     adopter = apiClient(t.url, adopterIssued.auth);
     rival = apiClient(t.url, (await t.issueKey()).auth);
     stranger = apiClient(t.url, (await t.issueKey()).auth);
-    const other = await otherShelter(t, ADMIN_TOKEN, { name: 'Leeds Rescue', city: 'Leeds' });
+    other = await otherShelter(t, ADMIN_TOKEN, { name: 'Leeds Rescue', city: 'Leeds' });
     otherStaff = apiClient(
       t.url,
       (
@@ -408,6 +409,72 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
     );
     const [{ o }] = await t.dataSource.query(`SELECT count(*)::int AS o FROM orders`);
     expect([n, o]).toEqual([1, 1]);
+  });
+
+  it("counts a pet's open applications for the staff reviewing them, in one aggregate per page; to others the member is absent", async () => {
+    const { body: a } = await submit().expect(201);
+    await submit(rival).expect(201);
+    const { body: c } = await submit(stranger).expect(201);
+    await staff
+      .patch(`/v1/applications/${c.id}`)
+      .send({ status: 'denied', decisionReason: 'Too far.' })
+      .expect(200);
+    await staff.patch(`/v1/applications/${a.id}`).send({ status: 'approved' }).expect(200);
+    const theirs = (await addPet(other.staff)).id;
+    const listed = (await staff.get(`/v1/pets?id=${petId},${theirs}`).expect(200)).body;
+    // Approved and submitted count; denied does not. Another organisation's pet: absent.
+    expect(listed.map((p: { openApplications?: number }) => p.openApplications)).toEqual([
+      2,
+      undefined,
+    ]);
+    expect(listed[1]).not.toHaveProperty('openApplications');
+    expect((await staff.get(`/v1/pets/${petId}`).expect(200)).body.openApplications).toBe(2);
+    expect(
+      (await staff.patch(`/v1/pets/${petId}`).send({ name: 'Rexa' }).expect(200)).body
+        .openApplications,
+    ).toBe(2);
+    const added = await staff.post('/v1/pets').send({ name: 'Ada', categoryId: 1 }).expect(201);
+    expect(added.body.openApplications).toBe(0);
+    for (const reader of [adopter, stranger, otherStaff, apiClient(t.url, t.auth)]) {
+      const page = (await reader.get(`/v1/pets?id=${petId}`).expect(200)).body;
+      expect(page[0]).not.toHaveProperty('openApplications');
+      expect((await reader.get(`/v1/pets/${petId}`).expect(200)).body).not.toHaveProperty(
+        'openApplications',
+      );
+    }
+  });
+
+  it("counts one organisation's pets in the inventory; a strict organizationId, zeros for an unknown one", async () => {
+    await addPet(staff, { status: 'sold' });
+    await addPet(other.staff);
+    await addPet(other.staff, { status: 'pending' });
+    const gone = (await addPet(other.staff)).id;
+    await other.staff.delete(`/v1/pets/${gone}`).expect(204);
+    const inventory = (query: string) => stranger.get(`/v1/store/inventory${query}`);
+    expect((await inventory('?organizationId=1').expect(200)).body).toEqual({
+      available: 1,
+      pending: 0,
+      sold: 1,
+    });
+    expect((await inventory(`?organizationId=${other.id}`).expect(200)).body).toEqual({
+      available: 1,
+      pending: 1,
+      sold: 0,
+    });
+    expect((await inventory('?organizationId=999999').expect(200)).body).toEqual({
+      available: 0,
+      pending: 0,
+      sold: 0,
+    });
+    for (const bad of ['abc', '0', '-1', '1.5', '9007199254740992', '1&organizationId=2', '']) {
+      const refused = expectError(
+        await inventory(`?organizationId=${bad}`),
+        400,
+        'validation_failed',
+      );
+      expect(refused.body.details[0].field).toBe('organizationId');
+    }
+    expectError(await inventory('?organisationId=1'), 400, 'validation_failed');
   });
 
   it('erases the applicant for good: personal data and text answers null, status, dates and decision kept', async () => {

@@ -7,6 +7,9 @@ import { GetPet } from './application/get-pet.use-case';
 import { ListPets } from './application/list-pets.use-case';
 import { PetRepository } from './application/pet.repository';
 import { UpdatePet } from './application/update-pet.use-case';
+import { OpenApplications } from './application/open-applications';
+import { ShowOpenApplications } from './application/show-open-applications.use-case';
+import { SqlOpenApplications } from './infrastructure/sql-open-applications';
 import { PetsController } from './http/pets.controller';
 import { SqlPetRepository } from './infrastructure/sql-pet.repository';
 import { Feature } from '../platform/features/feature';
@@ -14,7 +17,7 @@ import { EventRecordingModule } from '../platform/event-log/event-recording.modu
 
 @Feature({
   tag: { name: 'animals', description: 'Animals of the pet store' },
-  tables: { owns: ['pets'], uses: ['categories', 'orders', 'organizations'] },
+  tables: { owns: ['pets'], uses: ['applications', 'categories', 'orders', 'organizations'] },
 })
 @Module({
   imports: [HttpModule, IdempotencyModule, EventRecordingModule],
@@ -25,7 +28,9 @@ import { EventRecordingModule } from '../platform/event-log/event-recording.modu
     GetPet,
     UpdatePet,
     DeletePet,
+    ShowOpenApplications,
     { provide: PetRepository, useClass: SqlPetRepository },
+    { provide: OpenApplications, useClass: SqlOpenApplications },
   ],
 })
 export class PetsModule {}

@@ -114,7 +114,7 @@ export interface paths {
     };
     /**
      * Count the animals by status
-     * @description Beta: it may still change. Exact counts, as of the request. Scope: `pets:read`.
+     * @description Beta: it may still change. Exact counts, as of the request: every organisation's animals, or (v1.4) with `organizationId` one organisation's. Scope: `pets:read`.
      */
     get: operations['getInventory'];
     put?: never;
@@ -821,6 +821,12 @@ export interface components {
        * @example 12.4
        */
       readonly distanceKm?: number;
+      /**
+       * Format: int32
+       * @description Read-only (v1.4), to the staff of the animal's organisation holding `applications:manage` only: how many of its applications are open (`submitted`, `under_review`, `approved`); absent to everyone else
+       * @example 2
+       */
+      readonly openApplications?: number;
       /**
        * Format: int32
        * @description Read-only: 1 when created, +1 on every change of the animal (by a client or by an order); its `ETag` is `"<version>"`
@@ -3485,7 +3491,10 @@ export interface operations {
   };
   getInventory: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Only this organisation's animals (v1.4); an organisation that has none, or that does not exist, counts zeros */
+        organizationId?: number;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -3506,6 +3515,22 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Inventory'];
+        };
+      };
+      /** @description `validation_failed`: A body, query or path value is missing, of the wrong type, out of range, or unknown. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          /** @description The operation's stability: `beta` */
+          'X-API-Stability'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized`: The API key is missing, malformed, unknown or revoked; the response sends `WWW-Authenticate: Bearer`. */
