@@ -3,6 +3,7 @@ import { addPet } from './support/pets';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 import { otherShelter } from './support/shelters';
 import { DEFAULT_SCOPES } from '../src/common/scopes';
+import { collectServiceLogs, ServiceLogs } from './support/service-logs';
 
 const ADMIN_TOKEN = 'admin-token-for-the-applications-spec-0123456789';
 
@@ -13,6 +14,32 @@ const applicant = {
   address: { city: 'Bristol', country: 'GB' },
 };
 const answers = { household: 'Two adults, one child', housing: 'rent', landlordAllowsPets: true };
+/** An applicant with every member of personal data, to look for in the service's logs. */
+const fullApplicant = {
+  name: 'Bea Quintero-Holm',
+  email: 'bea.quintero@example.org',
+  phone: '+44 117 496 0123',
+  address: {
+    line1: '17 Wapping Wharf',
+    city: 'Clevedon',
+    region: 'North Somerset',
+    postalCode: 'BS21 7QX',
+    country: 'GB',
+  },
+};
+/** What of the personal data above, and of the prose answers, must never reach a log. */
+const PERSONAL = [
+  applicant.name,
+  applicant.email,
+  applicant.address.city,
+  answers.household,
+  fullApplicant.name,
+  fullApplicant.email,
+  fullApplicant.phone,
+  fullApplicant.phone.replace(/ /g, ''),
+  ...Object.values(fullApplicant.address).filter((part) => part !== 'GB'),
+  'Lives with a cat called Mo',
+];
 
 describe('Adoption applications (CONTRACT.md v1.4)', () => {
   let t: TestApp;
@@ -26,9 +53,14 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
   let adopterKey: string;
   let petId: number;
 
+  let logs: ServiceLogs;
+
   beforeAll(async () => {
-    t = await startTestApp({ ADMIN_TOKEN });
-    second = await startTestApp();
+    // Every line both instances log, at the most verbose level, for the last test's check.
+    logs = collectServiceLogs();
+    const logged = { LOG_LEVEL: 'verbose', LOG_FORMAT: 'json' };
+    t = await startTestApp({ ADMIN_TOKEN, ...logged });
+    second = await startTestApp(logged);
     staff = apiClient(
       t.url,
       (
@@ -67,6 +99,7 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
   afterAll(async () => {
     await second?.close();
     await t?.close();
+    logs?.stop();
   });
 
   const submit = (client = adopter, body: object = { applicant, answers }, pet = petId) =>
@@ -500,6 +533,54 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
     );
     expect(JSON.stringify(row)).not.toMatch(/Ana|ana@example|Bristol|Two adults/);
     expectError(await stranger.delete(`/v1/applications/${a.id}/applicant`), 404, 'not_found');
+  });
+
+  it("goes through every operation with a full applicant, refusals included, for the logs' check below", async () => {
+    const full = { applicant: fullApplicant, answers: { ...answers, otherPets: PERSONAL.at(-1) } };
+    const refused = await submit(adopter, {
+      applicant: { ...fullApplicant, email: 'bea.quintero@example' },
+      answers: { ...full.answers, housing: fullApplicant.address.line1 },
+    });
+    expectError(refused, 400, 'validation_failed');
+    const { body: a } = await submit(adopter, full).set('Idempotency-Key', 'logs-1').expect(201);
+    await submit(adopter, full).set('Idempotency-Key', 'logs-1').expect(201);
+    expectError(await submit(adopter, full), 409, 'duplicate_application');
+    await adopter
+      .patch(`/v1/applications/${a.id}`)
+      .send({ applicant: { ...fullApplicant, phone: '+44 117 496 0999' } })
+      .expect(200);
+    await staff.post(`/v1/applications/${a.id}/notes`).send({ text: 'Called back.' }).expect(201);
+    await staff.get(`/v1/applications?status=submitted`).expect(200);
+    const { body: approved } = await staff
+      .patch(`/v1/applications/${a.id}`)
+      .send({ status: 'approved' })
+      .expect(200);
+    expectError(
+      await adopter.patch(`/v1/applications/${a.id}`).send({ applicant: fullApplicant }),
+      409,
+      'invalid_transition',
+    );
+    await adopter.patch(`/v1/applications/${a.id}`).send({ status: 'withdrawn' }).expect(200);
+    expect(approved.orderId).toEqual(expect.any(Number));
+    const { body: b } = await submit(rival, full).expect(201);
+    await staff
+      .patch(`/v1/applications/${b.id}`)
+      .send({ status: 'denied', decisionReason: 'Not this time.' })
+      .expect(200);
+    await rival.delete(`/v1/applications/${b.id}/applicant`).expect(204);
+    expectError(await stranger.get(`/v1/applications/${b.id}`), 404, 'not_found');
+  });
+
+  it("never logs the applicant's name, email, phone, address or prose answers (every line of this file's instances)", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const text = logs.lines.join('\n');
+    // Not vacuous: the request lines of the applications' routes are there.
+    expect(text).toContain('"route":"/v1/pets/:petId/applications"');
+    expect(text).toContain('"route":"/v1/applications/:applicationId"');
+    for (const personal of PERSONAL) {
+      expect({ personal, logged: text.includes(personal) }).toEqual({ personal, logged: false });
+    }
+    expect(text.toLowerCase()).not.toContain('quintero');
   });
 });
 
