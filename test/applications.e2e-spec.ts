@@ -4,6 +4,9 @@ import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 import { otherShelter } from './support/shelters';
 import { DEFAULT_SCOPES } from '../src/common/scopes';
 import { collectServiceLogs, ServiceLogs } from './support/service-logs';
+import { ShiftedClock } from './fakes/shifted-clock';
+import { Clock } from '../src/common/clock';
+import { EraseExpiredApplications } from '../src/applications/application/erase-expired-applications.use-case';
 
 const ADMIN_TOKEN = 'admin-token-for-the-applications-spec-0123456789';
 
@@ -54,12 +57,16 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
   let petId: number;
 
   let logs: ServiceLogs;
+  /** The first instance's clock: real time until the retention test moves it. */
+  const clock = new ShiftedClock();
 
   beforeAll(async () => {
     // Every line both instances log, at the most verbose level, for the last test's check.
     logs = collectServiceLogs();
     const logged = { LOG_LEVEL: 'verbose', LOG_FORMAT: 'json' };
-    t = await startTestApp({ ADMIN_TOKEN, ...logged });
+    t = await startTestApp({ ADMIN_TOKEN, ...logged }, (builder) =>
+      builder.overrideProvider(Clock).useValue(clock),
+    );
     second = await startTestApp(logged);
     staff = apiClient(
       t.url,
@@ -533,6 +540,61 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
     );
     expect(JSON.stringify(row)).not.toMatch(/Ana|ana@example|Bristol|Two adults/);
     expectError(await stranger.delete(`/v1/applications/${a.id}/applicant`), 404, 'not_found');
+  });
+
+  it('erases ended applications APPLICATION_RETENTION_DAYS after their last change, keeping status and decision; open ones never', async () => {
+    const days = t.config.applications.retentionDays;
+    expect(days).toBe(730);
+    const { body: denied } = await submit().expect(201);
+    await staff
+      .patch(`/v1/applications/${denied.id}`)
+      .send({ status: 'denied', decisionReason: 'Not this time.' })
+      .expect(200);
+    const { body: withdrawn } = await submit(rival).expect(201);
+    await rival.patch(`/v1/applications/${withdrawn.id}`).send({ status: 'withdrawn' }).expect(200);
+    const { body: lapsed } = await submit(stranger).expect(201);
+    const { body: held } = await staff
+      .patch(`/v1/applications/${lapsed.id}`)
+      .send({ status: 'approved' })
+      .expect(200);
+    await staff.patch(`/v1/store/orders/${held.orderId}`).send({ status: 'cancelled' }).expect(200);
+    const { body: open } = await submit(adopter, {
+      applicant: { ...applicant, email: 'still.open@example.com' },
+      answers,
+    }).expect(201);
+    const read = async (id: number) => (await staff.get(`/v1/applications/${id}`).expect(200)).body;
+    const before = await Promise.all([denied, withdrawn, lapsed, open].map((a) => read(a.id)));
+    // What the retention sweeper's step does, at the configured number of days.
+    const sweep = () => t.app.get(EraseExpiredApplications).execute(days);
+    const DAY_MS = 86_400_000;
+    try {
+      // A minute inside the window: every applicant kept.
+      clock.shiftMs = days * DAY_MS - 60_000;
+      expect(await sweep()).toBe(0);
+      expect(await Promise.all(before.map((a) => read(a.id)))).toEqual(before);
+      // A minute past it: the three ended ones erased, the open one kept.
+      clock.shiftMs = days * DAY_MS + 60_000;
+      expect(await sweep()).toBe(3);
+      expect(await sweep()).toBe(0);
+    } finally {
+      clock.shiftMs = 0;
+    }
+    const after = await Promise.all(before.map((a) => read(a.id)));
+    for (const [i, erased] of after.slice(0, 3).entries()) {
+      expect(erased).toEqual({
+        ...before[i],
+        applicant: { name: null, email: null, phone: null, address: null },
+        answers: { ...before[i].answers, household: null },
+        // A change of what it reads as (its ETag moves); its dates stay, as the contract says.
+        version: before[i].version + 1,
+      });
+    }
+    expect(after.slice(0, 3).map((a) => [a.status, a.closedReason, a.decisionReason])).toEqual([
+      ['denied', null, 'Not this time.'],
+      ['withdrawn', null, null],
+      ['closed', 'hold_lapsed', null],
+    ]);
+    expect(after[3]).toEqual(before[3]);
   });
 
   it("goes through every operation with a full applicant, refusals included, for the logs' check below", async () => {
