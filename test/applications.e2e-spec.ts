@@ -424,6 +424,44 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
     expect([removed.status, removed.closedReason]).toEqual(['closed', 'pet_removed']);
   });
 
+  it('a reader never sees the pet sold while a competitor is still open (one transaction)', async () => {
+    const { body: mine } = await submit().expect(201);
+    const { body: theirs } = await submit(rival).expect(201);
+    const { body: approved } = await staff
+      .patch(`/v1/applications/${mine.id}`)
+      .send({ status: 'approved' })
+      .expect(200);
+    const order = `/v1/store/orders/${approved.orderId}`;
+    await staff.patch(order).send({ status: 'approved' }).expect(200);
+    const { auth } = await t.issueKey({
+      organizationId: '1',
+      scopes: ['pets:read', 'applications:manage'],
+    });
+    // Pet first, then the competitor: once a read sees `sold`, the delivery has committed, so the
+    // competitor read after it must be closed unless the two changed in different transactions.
+    const seen: [string, string][] = [];
+    let delivered = false;
+    const reader = async (url: string) => {
+      const client = apiClient(url, auth);
+      for (let after = 0; after < 3;) {
+        const pet = (await client.get(`/v1/pets/${petId}`).expect(200)).body.status as string;
+        const competitor = (await client.get(`/v1/applications/${theirs.id}`).expect(200)).body;
+        seen.push([pet, competitor.status]);
+        if (delivered) after += 1;
+      }
+    };
+    const readers = [t.url, second.url, t.url, second.url].map(reader);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await staff.patch(order).send({ status: 'delivered' }).expect(200);
+    delivered = true;
+    await Promise.all(readers);
+    expect(seen.filter(([pet, competitor]) => pet === 'sold' && competitor !== 'closed')).toEqual(
+      [],
+    );
+    expect(seen).toContainEqual(['pending', 'submitted']);
+    expect(seen).toContainEqual(['sold', 'closed']);
+  });
+
   it('of six simultaneous approvals of one pet over two instances, exactly one wins', async () => {
     const staffTwo = apiClient(
       second.url,
