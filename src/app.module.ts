@@ -18,6 +18,7 @@ import { ObservabilityModule } from './platform/observability/observability.modu
 import { OrganizationsModule } from './organizations/organizations.module';
 import { KeysModule } from './keys/keys.module';
 import { OrganizationsAdminModule } from './organizations/organizations-admin.module';
+import { ApplicationsModule } from './applications/applications.module';
 
 /**
  * The features, each a module marked @Feature (docs/adr/0026): adding one is adding it here. Its
@@ -33,6 +34,7 @@ const FEATURES = [
   KeysModule,
   PhotosModule,
   ImportsModule,
+  ApplicationsModule,
 ];
 
 /** The modules the public OpenAPI document describes: the features under /v1. */

@@ -34,6 +34,7 @@ const LOADED = [
   'organizations',
   'webhook_deliveries',
   'webhook_attempts',
+  'applications',
 ] as const;
 
 const isLoaded = (node: PlanNode) =>
@@ -160,13 +161,25 @@ describe('listing plans on tables never analysed', () => {
       '/v1/events',
       '/v1/events?type=pet.created',
       `/v1/webhook-endpoints/${endpointId}/deliveries`,
+      // An organisation's applications (v1.4), with each filter: the contract's status page first.
+      '/v1/applications?status=submitted',
+      '/v1/applications',
+      '/v1/applications?petId=3',
+      '/v1/applications?status=under_review&petId=3',
+      '/v1/applications?assignee=me',
+      '/v1/applications?status=submitted&assignee=me',
     ];
     // A customer's key reading only its own orders' events: the feed of one owner.
     const customer = apiClient(t.url, (await t.issueKey({ scopes: ['orders:read'] })).auth);
+    // An adopter's key reading its own applications.
+    const adopterKey = await t.issueKey({ scopes: ['applications:write'] });
+    const adopter = apiClient(t.url, adopterKey.auth);
     const listAll = async () => {
       for (const [client, path] of [
         ...[...paths, ...paths.map(after)].map((path) => [staff, path] as const),
         [customer, '/v1/events'] as const,
+        [adopter, '/v1/applications?status=submitted'] as const,
+        [adopter, '/v1/applications?after=5000'] as const,
       ]) {
         const response = await client.get(path);
         // An `after` a listing does not take is refused; the page before it was read.
@@ -219,6 +232,17 @@ describe('listing plans on tables never analysed', () => {
        SELECT i, $1, 'delivered', 1 FROM generate_series(1, 10000) i`,
       [keyId],
     );
+    // Applications of organisation 1, a key's half, with every status and a few assigned.
+    await db.query(
+      `INSERT INTO applications (pet_id, organization_id, applicant_key_id, status, applicant,
+                                 applicant_email, answers, questionnaire_version, assignee_key_id)
+       SELECT 1 + i % 10000, 1, CASE WHEN i % 2 = 0 THEN $1 ELSE $2 END::bigint,
+              (ARRAY['submitted', 'under_review', 'denied', 'withdrawn', 'closed'])[1 + i % 5],
+              '{}'::jsonb, 'a' || i || '@example.com', '{}'::jsonb, 1,
+              CASE WHEN i % 10 = 0 THEN $2::bigint END
+         FROM generate_series(1, 10000) i`,
+      [adopterKey.id, keyId],
+    );
     await db.query(
       `INSERT INTO events (type, readers, read_scope, data)
        SELECT 'pet.created', 'everyone', 'pets:read', json_build_object('id', i)
@@ -264,6 +288,12 @@ describe('listing plans on tables never analysed', () => {
 
   it('reads every listing in order from an index', async () => {
     expect(listings().length).toBeGreaterThanOrEqual(60);
+    // The contract's case (v1.4): an organisation's applications with a status, among them.
+    expect(
+      listings().filter(({ text }) =>
+        /FROM applications\s+WHERE organization_id = \$1 AND status = \$4\s+AND id >/.test(text),
+      ),
+    ).toHaveLength(2);
     const problems: string[] = [];
     for (const { text, values } of listings()) {
       const [

@@ -94,9 +94,16 @@ export const ERROR_CODES = {
   limit_reached: {
     status: 409,
     description:
-      'The resource already holds as many items as it may (a pet at most 12 photos; a key as many webhook endpoints as its plan allows); the message names the cap.',
+      'The resource already holds as many items as it may (a pet at most 12 photos; a key as many webhook endpoints, or open applications, as its plan allows); the message names the cap.',
     remedy:
       'Remove one of the items (a photo: deletePetPhoto; a webhook endpoint: deleteWebhookEndpoint) before adding another.',
+  },
+  duplicate_application: {
+    status: 409,
+    description:
+      'This API key already has an open (`submitted`, `under_review` or `approved`) application for this pet with this applicant email.',
+    remedy:
+      'Read the open application (`GET /v1/applications?petId=`) and change it, or withdraw it before applying again.',
   },
   gone: {
     status: 410,

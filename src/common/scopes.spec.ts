@@ -23,8 +23,14 @@ describe('scopes', () => {
     expect(() => checkScope(['pets:read'], [])).toThrow(InsufficientScopeError);
   });
 
-  it('gives default keys all of v1 and their own orders, but not everyone else’s', () => {
-    expect(DEFAULT_SCOPES).toEqual(['pets:read', 'pets:write', 'orders:read', 'orders:write']);
+  it('gives default keys all of v1, their own orders and (from v1.4) their own applications, but not everyone else’s', () => {
+    expect(DEFAULT_SCOPES).toEqual([
+      'pets:read',
+      'pets:write',
+      'orders:read',
+      'orders:write',
+      'applications:write',
+    ]);
     expect(DEFAULT_SCOPES).not.toContain('orders:manage');
     expect(SCOPES.filter(isScope)).toEqual(SCOPES);
     expect(isScope('pets:delete')).toBe(false);

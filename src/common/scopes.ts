@@ -20,6 +20,11 @@ const SCOPE_TABLE = {
   'organization:manage': { default: false },
   // The key's own webhook endpoints: given only when asked for (and to the first-run key).
   'webhooks:manage': { default: false },
+  // Applying for animals: submit, read, withdraw and erase the key's own applications. Given to
+  // keys issued from v1.4 without scopes; keys issued before keep theirs (CONTRACT.md v1.4).
+  'applications:write': { default: true },
+  // Reviewing and deciding the applications for the pets of the key's own organisation (staff).
+  'applications:manage': { default: false },
 } as const satisfies Record<string, { default: boolean }>;
 
 export type Scope = keyof typeof SCOPE_TABLE;

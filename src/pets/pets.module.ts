@@ -9,6 +9,9 @@ import { GetPet } from './application/get-pet.use-case';
 import { ListPets } from './application/list-pets.use-case';
 import { PetRepository } from './application/pet.repository';
 import { UpdatePet } from './application/update-pet.use-case';
+import { OpenApplications } from './application/open-applications';
+import { ShowOpenApplications } from './application/show-open-applications.use-case';
+import { SqlOpenApplications } from './infrastructure/sql-open-applications';
 import { PetsController } from './http/pets.controller';
 import { SqlPetRepository } from './infrastructure/sql-pet.repository';
 import { Feature } from '../platform/features/feature';
@@ -16,7 +19,7 @@ import { EventRecordingModule } from '../platform/event-log/event-recording.modu
 
 @Feature({
   tag: { name: 'animals', description: 'Animals of the pet store' },
-  tables: { owns: ['pets'], uses: ['categories', 'orders', 'organizations'] },
+  tables: { owns: ['pets'], uses: ['applications', 'categories', 'orders', 'organizations'] },
 })
 // Global: other features (imports and exports) reach the pets through ShelterPets, a port of the
 // shared kernel, never through this module's files (docs/adr/0066).
@@ -30,8 +33,10 @@ import { EventRecordingModule } from '../platform/event-log/event-recording.modu
     GetPet,
     UpdatePet,
     DeletePet,
+    ShowOpenApplications,
     { provide: PetRepository, useClass: SqlPetRepository },
     { provide: ShelterPets, useClass: PetsOfShelters },
+    { provide: OpenApplications, useClass: SqlOpenApplications },
   ],
   exports: [ShelterPets],
 })

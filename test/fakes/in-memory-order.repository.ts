@@ -59,7 +59,8 @@ export class InMemoryOrderRepository extends OrderRepository {
     };
   }
 
-  private organizationOf(petId: number): number {
+  /** The organisation of a pet: 1 unless the spec placed it elsewhere. */
+  organizationOf(petId: number): number {
     return this.organizations.get(petId) ?? 1;
   }
 
@@ -160,8 +161,18 @@ export class InMemoryPetInventory extends PetInventory {
   }
 
   async counts(): Promise<Partial<Inventory>> {
+    return this.countsWhere(() => true);
+  }
+
+  async countsOf(organizationId: number): Promise<Partial<Inventory>> {
+    return this.countsWhere((petId) => this.orders.organizationOf(petId) === organizationId);
+  }
+
+  private countsWhere(counted: (petId: number) => boolean): Partial<Inventory> {
     const counts: Partial<Inventory> = {};
-    for (const status of this.orders.pets.values()) counts[status] = (counts[status] ?? 0) + 1;
+    for (const [petId, status] of this.orders.pets) {
+      if (counted(petId)) counts[status] = (counts[status] ?? 0) + 1;
+    }
     return counts;
   }
 }

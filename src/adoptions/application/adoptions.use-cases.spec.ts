@@ -224,6 +224,13 @@ describe('the store use cases', () => {
       });
     });
 
+    it("counts one organisation's pets, zeros for one without any", async () => {
+      orders.organizations.set(2, 7);
+      const inventory = new GetInventory(new InMemoryPetInventory(orders));
+      expect(await inventory.execute(reader, 7)).toEqual({ available: 1, pending: 0, sold: 0 });
+      expect(await inventory.execute(reader, 99)).toEqual({ available: 0, pending: 0, sold: 0 });
+    });
+
     it('needs pets:read', async () => {
       await expect(
         new GetInventory(new InMemoryPetInventory(orders)).execute(shelter),

@@ -8,9 +8,13 @@ import { Inventory, PetInventory } from './inventory';
 export class GetInventory {
   constructor(private readonly inventory: PetInventory) {}
 
-  async execute(requester: Requester): Promise<Inventory> {
+  /** Every pet's counts, or (v1.4) one organisation's: zeros for one without pets, or none. */
+  async execute(requester: Requester, organizationId?: number): Promise<Inventory> {
     checkScope(['pets:read'], requester.scopes);
-    const counts = await this.inventory.counts();
+    const counts =
+      organizationId === undefined
+        ? await this.inventory.counts()
+        : await this.inventory.countsOf(organizationId);
     // Every status, in the order the specification lists them, none left out when zero.
     return Object.fromEntries(
       PET_STATUSES.map((status) => [status, counts[status] ?? 0]),

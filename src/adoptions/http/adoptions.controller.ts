@@ -26,7 +26,7 @@ import { ListOrders } from '../application/list-orders.use-case';
 import { PlaceOrder } from '../application/place-order.use-case';
 import { UpdateOrder } from '../application/update-order.use-case';
 import { MAX_ORDER_ID } from '../domain/order';
-import { InventoryDto } from './dto/inventory.dto';
+import { InventoryDto, InventoryQueryDto } from './dto/inventory.dto';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { NewOrderDto } from './dto/new-order.dto';
 import { OrderIdParamsDto, orderIdOf } from './dto/order-id.params.dto';
@@ -190,10 +190,20 @@ export class AdoptionsController {
   @ApiOperation({
     operationId: 'getInventory',
     summary: 'Count the animals by status',
-    description: 'Exact counts, as of the request.',
+    description:
+      "Exact counts, as of the request: every organisation's animals, or (v1.4) with `organizationId` one organisation's.",
   })
   @ApiResponse({ status: 200, description: 'Animals by status', type: InventoryDto })
-  getInventoryCounts(@AuthenticatedClient() client: ApiClient): Promise<InventoryDto> {
-    return this.getInventory.execute(requesterOf(client));
+  @ApiErrorResponses('validation_failed')
+  getInventoryCounts(
+    @Query() query: InventoryQueryDto,
+    @AuthenticatedClient() client: ApiClient,
+  ): Promise<InventoryDto> {
+    const { organizationId } = query;
+    return this.getInventory.execute(
+      requesterOf(client),
+      // Validated as at most 2^53 - 1: exact as a number.
+      organizationId === undefined ? undefined : Number(organizationId),
+    );
   }
 }

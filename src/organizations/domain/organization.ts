@@ -1,7 +1,7 @@
 import { GeoPoint, isLatitude, isLongitude } from '../../common/geo';
 import { TextBounds, textProblem } from '../../common/text';
 import { mixedScriptProblem } from '../../common/unique-name';
-import { isCountryCode } from './countries';
+import { isCountryCode } from '../../common/countries';
 import { InvalidOrganizationError } from './organization.errors';
 
 /** An organisation's id: assigned by the database, within the integers JSON clients carry. */

@@ -32,6 +32,7 @@ import { CreatePet } from '../application/create-pet.use-case';
 import { DeletePet } from '../application/delete-pet.use-case';
 import { GetPet } from '../application/get-pet.use-case';
 import { ListPets } from '../application/list-pets.use-case';
+import { PetAnswer, ShowOpenApplications } from '../application/show-open-applications.use-case';
 import { PetFinding, PetOrder } from '../application/pet.repository';
 import { shuffleStart } from '../domain/pet-order';
 import { commaList } from '../../platform/http/request/comma-list.validator';
@@ -115,6 +116,7 @@ export class PetsController {
     private readonly getPet: GetPet,
     private readonly updatePet: UpdatePet,
     private readonly deletePet: DeletePet,
+    private readonly showOpenApplications: ShowOpenApplications,
     private readonly config: AppConfig,
   ) {}
 
@@ -135,8 +137,9 @@ export class PetsController {
   @ApiErrorResponses('validation_failed')
   async list(
     @Query() given: ListPetsQueryDto,
+    @AuthenticatedClient() client: ApiClient,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Pet[]> {
+  ): Promise<PetAnswer[]> {
     // A shuffle the client left to the service: one picked now, and carried in `Link`. A copy:
     // the validated query may be shared with other requests (the validation's cache).
     const query =
@@ -173,7 +176,7 @@ export class PetsController {
         nextPageLink(address, { limit: given, ...filters, after: String(page.nextAfter) }),
       );
     }
-    return page.pets;
+    return this.showOpenApplications.execute(requesterOf(client), page.pets);
   }
 
   @Post()
@@ -199,13 +202,13 @@ export class PetsController {
     @IdempotencyKey() { key }: IdempotencyKeyHeader,
     @AuthenticatedClient() client: ApiClient,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Pet> {
+  ): Promise<PetAnswer> {
     const idempotency = key === undefined ? undefined : { scope: `key:${client.keyId}`, key };
     const { pet, replayed } = await this.createPet.execute(requesterOf(client), body, idempotency);
     void reply.header('location', `${this.config.http.publicBaseUrl}/pets/${pet.id}`);
     void reply.header('etag', versionEntityTag(pet));
     if (replayed) void reply.header('idempotent-replayed', 'true');
-    return pet;
+    return this.answerOne(client, pet);
   }
 
   @Get(':petId')
@@ -231,11 +234,12 @@ export class PetsController {
   @ApiErrorResponses('validation_failed', 'not_found', 'gone')
   async get(
     @Param() params: PetIdParamsDto,
+    @AuthenticatedClient() client: ApiClient,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Pet> {
+  ): Promise<PetAnswer> {
     const pet = await this.getPet.execute(petIdOf(params));
     void reply.header('etag', versionEntityTag(pet));
-    return pet;
+    return this.answerOne(client, pet);
   }
 
   @Patch(':petId')
@@ -267,7 +271,7 @@ export class PetsController {
     @IfMatch() ifMatch: IfMatchCondition | undefined,
     @AuthenticatedClient() client: ApiClient,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Pet> {
+  ): Promise<PetAnswer> {
     const pet = await this.updatePet.execute(
       requesterOf(client),
       petIdOf(params),
@@ -275,7 +279,7 @@ export class PetsController {
       versionPreconditionOf(ifMatch),
     );
     void reply.header('etag', versionEntityTag(pet));
-    return pet;
+    return this.answerOne(client, pet);
   }
 
   @Delete(':petId')
@@ -303,5 +307,11 @@ export class PetsController {
       petIdOf(params),
       versionPreconditionOf(ifMatch),
     );
+  }
+
+  /** One pet as its requester reads it: with `openApplications` for the staff reviewing them. */
+  private async answerOne(client: ApiClient, pet: Pet): Promise<PetAnswer> {
+    const [answer] = await this.showOpenApplications.execute(requesterOf(client), [pet]);
+    return answer;
   }
 }

@@ -119,6 +119,11 @@ export interface EventsConfig {
   settleIntervalMs: number;
 }
 
+export interface ApplicationsConfig {
+  /** Ended applications' applicants are erased this long after their last change. */
+  retentionDays: number;
+}
+
 /** Where the photos' variants are kept (docs/adr/0043). */
 export type PhotoStorageConfig =
   | { kind: 'local'; dir: string }
@@ -177,6 +182,7 @@ export class AppConfig {
   rateLimit!: RateLimitConfig;
   store!: StoreConfig;
   events!: EventsConfig;
+  applications!: ApplicationsConfig;
   webhooks!: WebhooksConfig;
   photos!: PhotosConfig;
   observability!: ObservabilityConfig;
@@ -499,6 +505,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     events: {
       retentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
       settleIntervalMs: integer(env, 'EVENT_SETTLE_INTERVAL_MS', 100, 10, 60_000),
+    },
+    applications: {
+      retentionDays: integer(env, 'APPLICATION_RETENTION_DAYS', 730, 1, 36_500),
     },
     webhooks: webhooksConfig(env),
     photos: photosConfig(env, database.dataDir),

@@ -4,7 +4,7 @@ import { IsDefined, IsIn, IsNumber, IsString, Matches, Max, Min } from 'class-va
 import { DecimalNumber } from '../../../platform/http/request/decimal-number';
 import { Given, Nullable } from '../../../platform/http/request/presence';
 import { IsText } from '../../../platform/http/request/text.validator';
-import { COUNTRY_CODES } from '../../domain/countries';
+import { COUNTRY_CODES } from '../../../common/countries';
 import { ORGANIZATION_TEXT } from '../../domain/organization';
 
 type Text = keyof typeof ORGANIZATION_TEXT;

@@ -103,6 +103,17 @@ class PetPhotosDto {
     example: 12.4,
   })
   distanceKm?: number;
+
+  @ApiPropertyOptional({
+    description:
+      "Read-only (v1.4), to the staff of the animal's organisation holding `applications:manage` only: how many of its applications are open (`submitted`, `under_review`, `approved`); absent to everyone else",
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    readOnly: true,
+    example: 2,
+  })
+  openApplications?: number;
 }
 
 /** An animal as returned: the specification's `Pet`, with its profile and photos (v1.3). */

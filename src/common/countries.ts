@@ -1,6 +1,6 @@
 /**
  * The officially assigned ISO 3166-1 alpha-2 country codes (249), as of the 2024 list: what an
- * organisation's `address.country` may be. Plain data, so the rule needs no library.
+ * organisation's and an applicant's `address.country` may be. Plain data, so the rule needs no library.
  */
 const CODES =
   'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR ' +

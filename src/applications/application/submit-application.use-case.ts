@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { EventRecorder } from '../../common/events/event-recorder';
+import { Requester } from '../../common/requester';
+import { checkScope } from '../../common/scopes';
+import { Transactions } from '../../common/transactions';
+import {
+  ClientIdempotencyKey,
+  fingerprintOf,
+  Idempotency,
+} from '../../platform/idempotency/idempotency';
+import {
+  applicantOf,
+  applicantProblems,
+  applicantView,
+  ApplicantView,
+  PetId,
+} from '../domain/application';
+import {
+  InvalidApplicationError,
+  PetNotAvailableError,
+  PetNotFoundError,
+} from '../domain/application.errors';
+import { answersOf, answersProblems } from '../domain/questionnaire';
+import { applicationEvent, questionnaireOf } from './application-events';
+import { ApplicationRepository } from './application.repository';
+
+/** A key applying, with the cap on open applications its plan gives it (its open orders' cap). */
+export interface Applier extends Requester {
+  readonly openApplicationLimit: number;
+}
+
+export interface Submission {
+  readonly application: ApplicantView;
+  readonly replayed: boolean;
+}
+
+@Injectable()
+export class SubmitApplication {
+  constructor(
+    private readonly applications: ApplicationRepository,
+    private readonly idempotency: Idempotency,
+    private readonly events: EventRecorder,
+    private readonly transactions: Transactions,
+  ) {}
+
+  async execute(
+    requester: Applier,
+    petId: PetId,
+    body: { applicant?: unknown; answers?: unknown },
+    idempotencyKey?: ClientIdempotencyKey,
+  ): Promise<Submission> {
+    checkScope(['applications:write'], requester.scopes);
+    const submit = () =>
+      this.transactions.run(async () => {
+        const pet = await this.applications.petFor(petId);
+        if (!pet) throw new PetNotFoundError(petId);
+        if (pet.status === 'sold' || pet.status === 'deleted') {
+          throw new PetNotAvailableError(petId, `it is ${pet.status}`);
+        }
+        // The version the applicant answers: its organisation's latest, kept with the answers.
+        const questionnaire = (await questionnaireOf(this.applications, pet.organizationId))!;
+        const problems = [
+          ...applicantProblems(body.applicant),
+          ...answersProblems(questionnaire, body.answers),
+        ];
+        if (problems.length > 0) throw new InvalidApplicationError(problems);
+        const added = await this.applications.add(
+          {
+            petId,
+            applicantKeyId: requester.keyId,
+            applicant: applicantOf(body.applicant as Record<string, unknown>),
+            answers: answersOf(questionnaire, body.answers as Record<string, unknown>),
+            questionnaireVersion: questionnaire.version,
+          },
+          requester.openApplicationLimit,
+        );
+        await this.events.record([applicationEvent('application.submitted', added)]);
+        return applicantView(added);
+      });
+    if (!idempotencyKey) return { application: await submit(), replayed: false };
+    const { value, replayed } = await this.idempotency.once(
+      {
+        ...idempotencyKey,
+        fingerprint: fingerprintOf(['submitApplication', petId, JSON.stringify(body)]),
+      },
+      submit,
+    );
+    return { application: value, replayed };
+  }
+}

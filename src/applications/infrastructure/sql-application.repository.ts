@@ -1,0 +1,391 @@
+import { Injectable } from '@nestjs/common';
+import { VersionPrecondition, admits } from '../../common/versions';
+import { AppConfig } from '../../platform/config/app-config';
+import { sqlInstant } from '../../platform/database/sql-instant';
+import { AdvisoryLock, SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
+import { petPayloadJson } from '../../platform/event-log/pet-payload.sql';
+import {
+  ApplicationChange,
+  ApplicationChanged,
+  ApplicationPageQuery,
+  ApplicationRepository,
+  NewApplication,
+  PetForApplications,
+  SideEvent,
+} from '../application/application.repository';
+import { Application, ApplicationId, PetId } from '../domain/application';
+import {
+  ApplicationLimitError,
+  ApplicationVersionMismatchError,
+  DuplicateApplicationError,
+  PetNotAvailableError,
+} from '../domain/application.errors';
+import { Questionnaire } from '../domain/questionnaire';
+import { ApplicationMapper, ApplicationRow } from './application.mapper';
+
+const COLUMNS = `id, pet_id AS "petId", organization_id AS "organizationId",
+  applicant_key_id AS "applicantKeyId", status, applicant, answers,
+  questionnaire_version AS "questionnaireVersion", decision_reason AS "decisionReason",
+  order_id AS "orderId", closed_reason AS "closedReason", assignee_key_id AS "assigneeKeyId", notes,
+  ${sqlInstant('created_at')} AS "createdAt", ${sqlInstant('updated_at')} AS "updatedAt", version`;
+const OPEN = `('submitted', 'under_review', 'approved')`;
+
+/** Serialises one key's submissions, so that each counts the key's open applications after the last. */
+const applicantLock = (key: string): AdvisoryLock => [20450, Number(BigInt(key) % 2n ** 31n)];
+
+const PET: SqlStatement = {
+  name: 'applications_pet',
+  text: `SELECT organization_id AS "organizationId",
+                CASE WHEN deleted_at IS NULL THEN status ELSE 'deleted' END AS status
+           FROM pets WHERE id = $1`,
+};
+const OPEN_OF_KEY: SqlStatement = {
+  name: 'applications_open_of_key',
+  text: `SELECT count(*)::int AS "open" FROM applications
+          WHERE applicant_key_id = $1 AND status IN ${OPEN}`,
+};
+/** Stored only while the pet is live and not sold, read in the same statement. */
+const INSERT: SqlStatement = {
+  name: 'applications_insert',
+  text: `INSERT INTO applications (pet_id, organization_id, applicant_key_id, status, applicant,
+                                   applicant_email, answers, questionnaire_version)
+         SELECT id, organization_id, $2, 'submitted', $3, lower($3::jsonb ->> 'email'), $4, $5
+           FROM pets WHERE id = $1 AND deleted_at IS NULL AND status <> 'sold'
+         RETURNING ${COLUMNS}`,
+};
+const FIND_BY_ID: SqlStatement = {
+  name: 'applications_find_by_id',
+  text: `SELECT ${COLUMNS} FROM applications WHERE id = $1`,
+};
+const LOCK_BY_ID: SqlStatement = {
+  name: 'applications_lock_by_id',
+  text: `SELECT ${COLUMNS} FROM applications WHERE id = $1 FOR UPDATE`,
+};
+const LOCK_PET: SqlStatement = {
+  name: 'applications_lock_pet',
+  text: 'SELECT 1 FROM pets WHERE id = $1 FOR UPDATE',
+};
+const LOCK_ORDER: SqlStatement = {
+  name: 'applications_lock_order',
+  text: 'SELECT 1 FROM orders WHERE id = $1 FOR UPDATE',
+};
+/**
+ * Every member of a change as a parameter, null keeping the column; a note appended with its id
+ * and instant. An erasure keeps the dates (`$12`): only the personal data goes.
+ */
+const UPDATE: SqlStatement = {
+  name: 'applications_update',
+  text: `UPDATE applications SET
+           status = coalesce($2, status),
+           decision_reason = CASE WHEN $3::boolean THEN $4 ELSE decision_reason END,
+           assignee_key_id = CASE WHEN $5::boolean THEN $6::bigint ELSE assignee_key_id END,
+           applicant = coalesce($7::jsonb, applicant),
+           applicant_email = CASE WHEN $7::jsonb IS NULL THEN applicant_email
+                                  ELSE lower($7::jsonb ->> 'email') END,
+           answers = coalesce($8::jsonb, answers),
+           questionnaire_version = coalesce($9, questionnaire_version),
+           closed_reason = coalesce($10, closed_reason),
+           order_id = coalesce($11, order_id),
+           erased = erased OR $12::boolean,
+           notes = CASE WHEN $13::jsonb IS NULL THEN notes
+                        ELSE notes || jsonb_build_array($13::jsonb || jsonb_build_object(
+                               'id', jsonb_array_length(notes) + 1,
+                               'createdAt', ${sqlInstant('now()')})) END,
+           updated_at = CASE WHEN $12::boolean THEN updated_at ELSE now() END,
+           version = version + 1
+         WHERE id = $1
+         RETURNING ${COLUMNS}`,
+};
+const ORDER_JSON = `json_build_object('id', id, 'petId', pet_id, 'status', status,
+  'placedAt', ${sqlInstant('placed_at')}, 'updatedAt', ${sqlInstant('updated_at')},
+  'expiresAt', ${sqlInstant('expires_at')}, 'cancelReason', cancel_reason)`;
+/**
+ * The hold: as the store places an order (orders_place), in one statement: the pet becomes
+ * pending only if available and live, and the order exists only if it did.
+ */
+const HOLD: SqlStatement = {
+  name: 'applications_hold',
+  text: `WITH "pet" AS (
+           UPDATE pets SET status = 'pending'
+            WHERE id = $1 AND status = 'available' AND deleted_at IS NULL
+           RETURNING id, organization_id, ${petPayloadJson('pets')} AS "payload"
+         ), "order" AS (
+           INSERT INTO orders (pet_id, owner_key_id, organization_id, status, expires_at)
+           SELECT id, $2, organization_id, 'placed', now() + make_interval(secs => $3) FROM "pet"
+           RETURNING id, ${ORDER_JSON} AS "payload"
+         )
+         SELECT "order".id AS "orderId", "order".payload AS "order", "pet".payload AS "pet",
+                "pet".organization_id AS "organizationId"
+           FROM "order", "pet"`,
+};
+/** The hold's end asked by its applicant: as a client's cancellation of the order. */
+const RELEASE: SqlStatement = {
+  name: 'applications_release',
+  text: `WITH "order" AS (
+           UPDATE orders SET status = 'cancelled', cancel_reason = 'requested', expires_at = NULL,
+                  updated_at = now()
+            WHERE id = $1 AND status IN ('placed', 'approved')
+           RETURNING id, pet_id, owner_key_id, organization_id, ${ORDER_JSON} AS "payload"
+         ), "pet" AS (
+           UPDATE pets SET status = 'available' FROM "order" WHERE pets.id = "order".pet_id
+           RETURNING ${petPayloadJson('pets')} AS "payload"
+         )
+         SELECT "order".payload AS "order", "pet".payload AS "pet",
+                "order".owner_key_id AS "owner", "order".organization_id AS "organizationId"
+           FROM "order", "pet"`,
+};
+const ERASABLE: SqlStatement = {
+  name: 'applications_erasable',
+  text: `SELECT ${COLUMNS} FROM applications
+          WHERE NOT erased AND status IN ('denied', 'withdrawn', 'closed') AND updated_at <= $1
+          ORDER BY updated_at LIMIT $2`,
+};
+const ORGANIZATION_EXISTS: SqlStatement = {
+  name: 'applications_organization_exists',
+  text: 'SELECT EXISTS (SELECT 1 FROM organizations WHERE id = $1) AS "exists"',
+};
+const LATEST_QUESTIONNAIRE: SqlStatement = {
+  name: 'applications_latest_questionnaire',
+  text: `SELECT version, questions FROM questionnaires WHERE organization_id = $1
+          ORDER BY version DESC LIMIT 1`,
+};
+const QUESTIONNAIRE_VERSION: SqlStatement = {
+  name: 'applications_questionnaire_version',
+  text: 'SELECT version, questions FROM questionnaires WHERE organization_id = $1 AND version = $2',
+};
+/** The next version, only while the latest is the one the writer read. */
+const SAVE_QUESTIONNAIRE: SqlStatement = {
+  name: 'applications_save_questionnaire',
+  text: `INSERT INTO questionnaires (organization_id, version, questions)
+         SELECT $1, $2, $3
+          WHERE coalesce((SELECT max(version) FROM questionnaires WHERE organization_id = $1), 1)
+                = $2 - 1
+         ON CONFLICT DO NOTHING RETURNING version`,
+};
+
+/**
+ * A page: whose (the organisation's, the key's), each filter a condition of its own statement so
+ * that each uses its index, in id order; the id range closed, as ADR 0050 says, so that a table
+ * never analysed is still read along the index.
+ */
+const FILTERS = ['status', 'pet_id', 'assignee_key_id'] as const;
+function pageStatement(
+  whose: 'organization_id' | 'applicant_key_id',
+  given: boolean[],
+): SqlStatement {
+  let n = 4;
+  const where = FILTERS.filter((_, i) => given[i]).map((column) => `AND ${column} = $${n++}`);
+  return {
+    name: `applications_page_of_${whose === 'organization_id' ? 'organization' : 'key'}_${given
+      .map((g) => (g ? 1 : 0))
+      .join('')}`,
+    text: `SELECT ${COLUMNS} FROM applications
+            WHERE ${whose} = $1 ${where.join(' ')}
+              AND id > $2 AND id <= ${Number.MAX_SAFE_INTEGER}
+            ORDER BY id LIMIT $3`,
+  };
+}
+const PAGES = new Map<string, SqlStatement>();
+for (const whose of ['organization_id', 'applicant_key_id'] as const) {
+  for (let flags = 0; flags < 8; flags += 1) {
+    const given = FILTERS.map((_, i) => (flags & (1 << i)) !== 0);
+    PAGES.set(`${whose}:${flags}`, pageStatement(whose, given));
+  }
+}
+
+const isUniqueViolation = (error: unknown, constraint: string) =>
+  (error as { code?: string }).code === '23505' &&
+  (error as { constraint?: string }).constraint === constraint;
+
+@Injectable()
+export class SqlApplicationRepository extends ApplicationRepository {
+  private readonly holdSeconds: number;
+
+  constructor(
+    private readonly sql: SqlStatements,
+    config: AppConfig,
+  ) {
+    super();
+    this.holdSeconds = config.store.orderHoldSeconds;
+  }
+
+  async petFor(petId: PetId): Promise<PetForApplications | null> {
+    const [row] = await this.sql.query<{ organizationId: string; status: string }>(PET, [petId]);
+    return row ? { organizationId: Number(row.organizationId), status: row.status } : null;
+  }
+
+  add(application: NewApplication, openLimit: number): Promise<Application> {
+    const { petId, applicantKeyId, applicant, answers, questionnaireVersion } = application;
+    return this.sql.transaction(async () => {
+      const [{ open }] = await this.sql.query<{ open: number }>(OPEN_OF_KEY, [applicantKeyId]);
+      if (open >= openLimit) throw new ApplicationLimitError(openLimit);
+      const rows = await this.sql
+        .query<ApplicationRow>(INSERT, [
+          petId,
+          applicantKeyId,
+          JSON.stringify(applicant),
+          JSON.stringify(answers),
+          questionnaireVersion,
+        ])
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error, 'applications_one_open_per_applicant')) {
+            throw new DuplicateApplicationError(petId);
+          }
+          throw error;
+        });
+      if (rows.length === 0) throw new PetNotAvailableError(petId, 'it is sold or removed');
+      return ApplicationMapper.toDomain(rows[0]);
+    }, applicantLock(applicantKeyId));
+  }
+
+  async findById(id: ApplicationId): Promise<Application | null> {
+    const [row] = await this.sql.query<ApplicationRow>(FIND_BY_ID, [id]);
+    return row ? ApplicationMapper.toDomain(row) : null;
+  }
+
+  async findPage(query: ApplicationPageQuery): Promise<Application[]> {
+    const staff = query.organization !== undefined;
+    const given = [query.status, query.petId, query.assigneeKeyId];
+    const flags = given.reduce<number>((f, value, i) => f | (value === undefined ? 0 : 1 << i), 0);
+    const statement = PAGES.get(`${staff ? 'organization_id' : 'applicant_key_id'}:${flags}`)!;
+    const values: unknown[] = [
+      staff ? query.organization : query.applicantKeyId,
+      query.after ?? 0,
+      query.limit + 1,
+      ...given.filter((value) => value !== undefined),
+    ];
+    const rows = await this.sql.query<ApplicationRow>(statement, values);
+    return rows.map(ApplicationMapper.toDomain);
+  }
+
+  change(
+    id: ApplicationId,
+    intent: 'plain' | 'hold' | 'release',
+    precondition: VersionPrecondition | undefined,
+    decide: (current: Application) => ApplicationChange | null,
+  ): Promise<ApplicationChanged | null> {
+    return this.sql.transaction(async () => {
+      // The lock order (docs/adr/0046): a hold locks its pet before the application, as an
+      // order's end (orders, pets, then the applications its trigger closes); a release locks
+      // the order first, as every change of an order does.
+      const [peek] = await this.sql.query<ApplicationRow>(FIND_BY_ID, [id]);
+      if (!peek) return null;
+      if (intent === 'hold') await this.sql.query(LOCK_PET, [peek.petId]);
+      if (intent === 'release' && peek.orderId !== null) {
+        await this.sql.query(LOCK_ORDER, [peek.orderId]);
+      }
+      const [row] = await this.sql.query<ApplicationRow>(LOCK_BY_ID, [id]);
+      const current = ApplicationMapper.toDomain(row);
+      if (!admits(precondition, current.version)) {
+        throw new ApplicationVersionMismatchError(`Application ${id}`, current.version);
+      }
+      const change = decide(current);
+      if (!change) return { application: current, side: [] };
+      const side: SideEvent[] = [];
+      let orderId: number | null = null;
+      if (change.order === 'hold') {
+        const held = await this.hold(current);
+        orderId = held.orderId;
+        side.push(...held.side);
+      }
+      const [updated] = await this.sql
+        .query<ApplicationRow>(UPDATE, [
+          id,
+          change.status ?? null,
+          change.decisionReason !== undefined,
+          change.decisionReason ?? null,
+          change.assigneeKeyId !== undefined,
+          change.assigneeKeyId ?? null,
+          change.applicant === undefined ? null : JSON.stringify(change.applicant),
+          change.answers === undefined ? null : JSON.stringify(change.answers),
+          change.questionnaireVersion ?? null,
+          change.closedReason ?? null,
+          orderId,
+          change.erased ?? false,
+          change.note === undefined ? null : JSON.stringify(change.note),
+        ])
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error, 'applications_one_approved_per_pet')) {
+            throw new PetNotAvailableError(current.petId, 'another application is approved');
+          }
+          throw error;
+        });
+      // After the application left `approved`, so that the order's end closes nothing.
+      if (change.order === 'release' && current.orderId !== null) {
+        side.push(...(await this.release(current.orderId)));
+      }
+      return { application: ApplicationMapper.toDomain(updated), side };
+    });
+  }
+
+  private async hold(current: Application): Promise<{ orderId: number; side: SideEvent[] }> {
+    const [held] = await this.sql.query<{
+      orderId: string;
+      order: object;
+      pet: object;
+      organizationId: string;
+    }>(HOLD, [current.petId, current.applicantKeyId, this.holdSeconds]);
+    if (!held) {
+      const pet = await this.petFor(current.petId);
+      const status = pet?.status ?? 'deleted';
+      throw new PetNotAvailableError(
+        current.petId,
+        status === 'pending' ? 'it is held (by an order or by hand)' : `it is ${status}`,
+      );
+    }
+    const organization = Number(held.organizationId);
+    return {
+      orderId: Number(held.orderId),
+      side: [
+        { type: 'order.placed', data: held.order, owner: current.applicantKeyId, organization },
+        { type: 'pet.updated', data: held.pet, organization },
+      ],
+    };
+  }
+
+  private async release(orderId: number): Promise<SideEvent[]> {
+    const [released] = await this.sql.query<{
+      order: object;
+      pet: object;
+      owner: string;
+      organizationId: string;
+    }>(RELEASE, [orderId]);
+    if (!released) return [];
+    const organization = Number(released.organizationId);
+    return [
+      { type: 'order.cancelled', data: released.order, owner: released.owner, organization },
+      { type: 'pet.updated', data: released.pet, organization },
+    ];
+  }
+
+  async findErasable(before: Date, limit: number): Promise<Application[]> {
+    const rows = await this.sql.query<ApplicationRow>(ERASABLE, [before.toISOString(), limit]);
+    return rows.map(ApplicationMapper.toDomain);
+  }
+
+  async organizationExists(organization: number): Promise<boolean> {
+    const [row] = await this.sql.query<{ exists: boolean }>(ORGANIZATION_EXISTS, [organization]);
+    return row.exists;
+  }
+
+  async questionnaire(organization: number, version?: number): Promise<Questionnaire | null> {
+    const [row] =
+      version === undefined
+        ? await this.sql.query<Questionnaire>(LATEST_QUESTIONNAIRE, [organization])
+        : await this.sql.query<Questionnaire>(QUESTIONNAIRE_VERSION, [organization, version]);
+    return row ?? null;
+  }
+
+  async saveQuestionnaire(
+    organization: number,
+    expected: number,
+    questionnaire: Questionnaire,
+  ): Promise<boolean> {
+    const rows = await this.sql.query(SAVE_QUESTIONNAIRE, [
+      organization,
+      expected + 1,
+      JSON.stringify(questionnaire.questions),
+    ]);
+    return rows.length === 1;
+  }
+}

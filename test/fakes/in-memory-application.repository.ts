@@ -1,0 +1,117 @@
+import {
+  ApplicationChange,
+  ApplicationChanged,
+  ApplicationPageQuery,
+  ApplicationRepository,
+  NewApplication,
+  PetForApplications,
+} from '../../src/applications/application/application.repository';
+import {
+  Application,
+  ApplicationId,
+  isFinal,
+  PetId,
+} from '../../src/applications/domain/application';
+import { Questionnaire } from '../../src/applications/domain/questionnaire';
+import { VersionPrecondition } from '../../src/common/versions';
+
+/**
+ * Applications in a map, for use cases' specs: no locks, no orders (a hold or release changes the
+ * application only). `updatedAt` is what the spec sets, so that retention can be tried at any age.
+ */
+export class InMemoryApplicationRepository extends ApplicationRepository {
+  readonly rows = new Map<ApplicationId, Application & { erased?: boolean }>();
+  readonly pets = new Map<PetId, PetForApplications>();
+  readonly questionnaires = new Map<number, Questionnaire[]>();
+  private nextId = 1;
+
+  async petFor(petId: PetId): Promise<PetForApplications | null> {
+    return this.pets.get(petId) ?? null;
+  }
+
+  async add(application: NewApplication): Promise<Application> {
+    const at = new Date().toISOString();
+    const added: Application = {
+      ...application,
+      id: this.nextId++,
+      organizationId: this.pets.get(application.petId)?.organizationId ?? 1,
+      status: 'submitted',
+      decisionReason: null,
+      orderId: null,
+      closedReason: null,
+      createdAt: at,
+      updatedAt: at,
+      version: 1,
+      assigneeKeyId: null,
+      notes: [],
+    };
+    this.rows.set(added.id, added);
+    return added;
+  }
+
+  async findById(id: ApplicationId): Promise<Application | null> {
+    return this.rows.get(id) ?? null;
+  }
+
+  async findPage(query: ApplicationPageQuery): Promise<Application[]> {
+    return [...this.rows.values()]
+      .filter(
+        (a) =>
+          (query.organization === undefined
+            ? a.applicantKeyId === query.applicantKeyId
+            : a.organizationId === query.organization) &&
+          (query.status === undefined || a.status === query.status) &&
+          (query.petId === undefined || a.petId === query.petId) &&
+          a.id > (query.after ?? 0),
+      )
+      .sort((x, y) => x.id - y.id)
+      .slice(0, query.limit + 1);
+  }
+
+  async change(
+    id: ApplicationId,
+    _intent: 'plain' | 'hold' | 'release',
+    _precondition: VersionPrecondition | undefined,
+    decide: (current: Application) => ApplicationChange | null,
+  ): Promise<ApplicationChanged | null> {
+    const current = this.rows.get(id);
+    if (!current) return null;
+    const change = decide(current);
+    if (!change) return { application: current, side: [] };
+    const { order: _order, note: _note, ...members } = change;
+    const changed = { ...current, ...members, version: current.version + 1 };
+    this.rows.set(id, changed);
+    return { application: changed, side: [] };
+  }
+
+  async findErasable(before: Date, limit: number): Promise<Application[]> {
+    return [...this.rows.values()]
+      .filter((a) => !a.erased && isFinal(a.status) && a.status !== 'adopted')
+      .filter((a) => Date.parse(a.updatedAt) <= before.getTime())
+      .sort((x, y) => Date.parse(x.updatedAt) - Date.parse(y.updatedAt))
+      .slice(0, limit);
+  }
+
+  async organizationExists(organization: number): Promise<boolean> {
+    return [...this.pets.values()].some((pet) => pet.organizationId === organization);
+  }
+
+  async questionnaire(organization: number, version?: number): Promise<Questionnaire | null> {
+    const versions = this.questionnaires.get(organization) ?? [];
+    return (
+      (version === undefined ? versions.at(-1) : versions.find((q) => q.version === version)) ??
+      null
+    );
+  }
+
+  async saveQuestionnaire(
+    organization: number,
+    expected: number,
+    questionnaire: Questionnaire,
+  ): Promise<boolean> {
+    const versions = this.questionnaires.get(organization) ?? [];
+    if ((versions.at(-1)?.version ?? 1) !== expected) return false;
+    this.questionnaires.set(organization, [...versions, questionnaire]);
+    return true;
+  }
+}
