@@ -281,8 +281,8 @@ describe('the admin API', () => {
       name: 'Acme',
       plan: 'enterprise',
       limits: { perMinute: 100, perDay: 1000, openOrders: 500, webhookEndpoints: 50 },
-      // A key issued without scopes: all of v1 and its own orders.
-      scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
+      // A key issued without scopes: all of v1, its own orders and (v1.4) its own applications.
+      scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write', 'applications:write'],
       organizationId: null,
       expiresAt: null,
       prefix: issued.body.key.slice(0, 13),
@@ -305,7 +305,7 @@ describe('the admin API', () => {
       name: 'Acme',
       plan: 'enterprise',
       limits: { perMinute: 100, perDay: 1000, openOrders: 500, webhookEndpoints: 50 },
-      scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write'],
+      scopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write', 'applications:write'],
       organizationId: null,
       expiresAt: null,
       prefix: key.slice(0, 13),

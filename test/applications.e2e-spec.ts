@@ -257,10 +257,16 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
 
   it('shows an application to its applicant and its staff only; notes and assignee to staff only', async () => {
     const { body: created } = await submit().expect(201);
-    await staff
-      .post(`/v1/applications/${created.id}/notes`)
-      .send({ text: 'Called her.' })
-      .expect(201);
+    const note = () =>
+      staff
+        .post(`/v1/applications/${created.id}/notes`)
+        .set('idempotency-key', `note-${created.id}`)
+        .send({ text: 'Called her.' });
+    const noted = await note().expect(201);
+    // A retry under the same Idempotency-Key is the same note, not a second one.
+    const retried = await note().expect(201);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.body).toEqual(noted.body);
     await staff
       .patch(`/v1/applications/${created.id}`)
       .send({ status: 'under_review', assigneeKeyId: adopterKey })

@@ -45,6 +45,15 @@ function placed(body: Record<string, unknown>, member: string, value: string) {
   let at = copy;
   for (const name of names.slice(0, -1)) {
     const key = name.replace(/\[\]$/, '');
+    if (name.endsWith('[]')) {
+      // An array of objects (`questions[].id`): the member goes into its first element.
+      const items = Array.isArray(at[key]) ? (at[key] as unknown[]) : [];
+      const first = items[0];
+      items[0] = typeof first === 'object' && first !== null ? first : {};
+      at[key] = items;
+      at = items[0] as Record<string, unknown>;
+      continue;
+    }
     at[key] = typeof at[key] === 'object' && at[key] !== null ? at[key] : {};
     at = at[key] as Record<string, unknown>;
   }
@@ -154,7 +163,7 @@ describe('client text: one character rule for every string', () => {
           const details: { field: string }[] = response.body.details ?? [];
           const named =
             details.length > 0 &&
-            details.every((detail) => detail.field.replace(/\.\d+$/, '') === field);
+            details.every((detail) => detail.field.replace(/\.\d+(?=\.|$)/g, '') === field);
           if (response.status !== 400 || response.body.code !== 'validation_failed' || !named) {
             failures.push(
               `${input.operationId} ${input.member}: ${response.status} ${response.text}`,

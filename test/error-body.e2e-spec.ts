@@ -98,7 +98,7 @@ describe('the Error body: requestId, docUrl and details (v1.3)', () => {
         { field: 'categoryId', issue: 'required', message: 'categoryId is required.' },
       ]);
       expect(response.body.message).toBe(
-        'categoryID is not a field of this body: did you mean categoryId? Its fields are name, categoryId, status, breed, age, birthDate, sex, size, coat, colors, description, attributes, environment, tags; ' +
+        'categoryID is not a field of this body: did you mean categoryId? Its fields are name, categoryId, status, externalId, breed, age, birthDate, sex, size, coat, colors, description, attributes, environment, tags; ' +
           'name is required; categoryId is required.',
       );
       expect(response.body.message).not.toMatch(/integer|less than|greater than|string/);

@@ -104,9 +104,9 @@ describe('hostile input', () => {
       const response = await api
         .post('/v1/pets')
         .set('content-type', 'application/json')
-        .send(`{"name":"Rex","categoryId":1,"extra":${nested(31)}}`);
+        .send(`{"name":"Rex","categoryId":1,"nesting":${nested(31)}}`);
       expect(expectError(response, 400, 'validation_failed').body.message).toMatch(
-        /^extra is not a field of this body\. Its fields are name, categoryId, status/,
+        /^nesting is not a field of this body\. Its fields are name, categoryId, status/,
       );
     });
   });

@@ -24,11 +24,12 @@ describe('round trips per request', () => {
   /**
    * The background jobs' statements, not the requests': the pruning of idempotency keys and of
    * events (each at a random moment of its ten minutes), the webhooks' poll, the photos' look for
-   * images of deleted pets (every 250 ms). (The keys' last use and the known keys' refresh are
+   * images of deleted pets (every 250 ms), the imports' look for an unfinished one (every 200 ms).
+   * (The keys' last use and the known keys' refresh are
    * stopped below.)
    */
   const background = (text: string) =>
-    /^(DELETE FROM (idempotency_keys WHERE ctid|events WHERE id) IN |SELECT 1 FROM webhook_deliveries|SELECT id, key FROM photo_images_released)/.test(
+    /^(DELETE FROM (idempotency_keys WHERE ctid|events WHERE id) IN |SELECT 1 FROM webhook_deliveries|SELECT id, key FROM photo_images_released|SELECT 1 FROM imports WHERE)/.test(
       text,
     );
 

@@ -2,7 +2,7 @@
 // named after a layer is refused with a message saying why and what to do; the folder, the table
 // and the scope take the English plural; the text says "an application", "a kennel".
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 interface English {
@@ -70,6 +70,8 @@ describe('the names the generator refuses', () => {
   });
 
   it('npm run generate:feature -- application stops with one line, before writing anything', () => {
+    // The tree as it is: the adoption applications feature is src/applications, with its layers.
+    const before = listing(join(root, 'src'));
     const run = spawnSync(process.execPath, ['scripts/generate-feature.mjs', 'application'], {
       cwd: root,
       encoding: 'utf8',
@@ -78,6 +80,14 @@ describe('the names the generator refuses', () => {
       status: 2,
       stderr: [expect.stringMatching(/^"application" names a layer or a folder of the layout/)],
     });
-    expect(existsSync(join(root, 'src/applications/application'))).toBe(false);
+    expect(listing(join(root, 'src'))).toEqual(before);
   });
 });
+
+/** Every file and folder under `folder`, with its modification time: what a run would change. */
+function listing(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .map((entry) => join(entry.parentPath, entry.name))
+    .map((path) => `${path} ${statSync(path).mtimeMs}`)
+    .sort();
+}

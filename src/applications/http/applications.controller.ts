@@ -252,13 +252,24 @@ export class ApplicationsController {
     summary: 'Note something on an application (staff only)',
   })
   @ApiResponse({ status: 201, description: 'The note', type: ApplicationNoteDto })
-  @ApiErrorResponses(...BODY_ERRORS, 'not_found')
+  @ApiIdempotencyKeyHeader('note')
+  @ApiErrorResponses(...BODY_ERRORS, 'not_found', 'idempotency_key_reused')
   async note(
     @Param() params: ApplicationIdParamsDto,
     @Body() body: NewApplicationNoteDto,
+    @IdempotencyKey() { key }: IdempotencyKeyHeader,
     @AuthenticatedClient() client: ApiClient,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ApplicationNoteDto> {
-    return this.addNote.execute(requesterOf(client), this.id(params), body.text);
+    const idempotency = key === undefined ? undefined : { scope: `key:${client.keyId}`, key };
+    const { note, replayed } = await this.addNote.execute(
+      requesterOf(client),
+      this.id(params),
+      body.text,
+      idempotency,
+    );
+    if (replayed) void reply.header('idempotent-replayed', 'true');
+    return note;
   }
 
   @Delete('applications/:applicationId/applicant')

@@ -40,6 +40,12 @@ export abstract class ImportRepository {
   abstract findOf(id: number, organizationId: number): Promise<Import | null>;
 
   /**
+   * Whether any import is unfinished: one indexed read outside a transaction, so that an idle
+   * instance's look costs no transaction.
+   */
+  abstract anyUnfinished(): Promise<boolean>;
+
+  /**
    * The oldest import not finished that no one else is working on, held for the caller's
    * transaction (another instance takes the next one): a step's work and its progress commit
    * together, or neither does and the step is done again.

@@ -32,6 +32,8 @@ export class ProcessImports {
 
   /** True when an import was worked on (more may be waiting). */
   async execute(): Promise<boolean> {
+    // Most looks find nothing: they open no transaction.
+    if (!(await this.imports.anyUnfinished())) return false;
     return this.transactions.run(async () => {
       const claimed = await this.imports.claimNext();
       if (!claimed) return false;

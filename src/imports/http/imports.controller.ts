@@ -8,7 +8,11 @@ import {
   ApiErrorResponses,
   KEY_PROTECTED_ERRORS,
 } from '../../platform/http/errors/api-error-responses.decorator';
-import { DataFile, UploadedDataFile } from '../../platform/http/request/data-file';
+import {
+  DataFile,
+  requiredDataFile,
+  UploadedDataFile,
+} from '../../platform/http/request/data-file';
 import {
   ApiIdempotencyKeyHeader,
   IdempotencyKey,
@@ -84,11 +88,12 @@ export class ImportsController {
   )
   async create(
     @Query() query: ImportQueryDto,
-    @DataFile() file: UploadedDataFile,
+    @DataFile() sent: UploadedDataFile | undefined,
     @IdempotencyKey() { key }: IdempotencyKeyHeader,
     @AuthenticatedClient() client: ApiClient,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Import> {
+    const file = requiredDataFile(sent);
     const idempotency = key === undefined ? undefined : { scope: `key:${client.keyId}`, key };
     const { import: created, replayed } = await this.submitImport.execute(
       requesterOf(client),

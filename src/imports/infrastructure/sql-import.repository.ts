@@ -26,6 +26,11 @@ const CLAIM: SqlStatement = {
          FROM imports WHERE status IN ('queued', 'running')
          ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
 };
+/** Whether there is work, on the unfinished imports' partial index. */
+const ANY_UNFINISHED: SqlStatement = {
+  name: 'imports_any_unfinished',
+  text: `SELECT 1 FROM imports WHERE status IN ('queued', 'running') LIMIT 1`,
+};
 /** A window of the file: stored out of line uncompressed, only its chunks are read. */
 const SLICE: SqlStatement = {
   name: 'imports_slice',
@@ -94,6 +99,10 @@ export class SqlImportRepository extends ImportRepository {
   async findOf(id: number, organizationId: number): Promise<Import | null> {
     const [row] = await this.sql.query<ImportRow>(FIND_OF, [id, organizationId]);
     return row ? toImport(row) : null;
+  }
+
+  async anyUnfinished(): Promise<boolean> {
+    return (await this.sql.query(ANY_UNFINISHED, [])).length > 0;
   }
 
   async claimNext(): Promise<ClaimedImport | null> {

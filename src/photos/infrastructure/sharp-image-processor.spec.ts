@@ -23,7 +23,7 @@ import { SharpImageProcessor } from './sharp-image-processor';
 
 const processorWith = (concurrency = 2, queueLength = 8, queuePerOrganization = 4) =>
   new SharpImageProcessor({
-    photos: { concurrency, queueLength, queuePerOrganization, workers: 1 },
+    photos: { concurrency, queueLength, queuePerOrganization, workers: 1, jobSeconds: 60 },
   } as AppConfig);
 
 const sizesOf = (image: ProcessedImage) =>

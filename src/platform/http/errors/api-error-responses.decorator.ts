@@ -67,7 +67,7 @@ const VALIDATION_DETAILS = [
     field: 'categoryID',
     issue: 'unknown_field',
     message:
-      'categoryID is not a field of this body: did you mean categoryId? Its fields are name, categoryId, status, breed, age, birthDate, sex, size, coat, colors, description, attributes, environment, tags.',
+      'categoryID is not a field of this body: did you mean categoryId? Its fields are name, categoryId, status, externalId, breed, age, birthDate, sex, size, coat, colors, description, attributes, environment, tags.',
   },
   { field: 'name', issue: 'required', message: 'name is required.' },
   { field: 'categoryId', issue: 'required', message: 'categoryId is required.' },
@@ -79,7 +79,7 @@ export function errorExample(code: ErrorCode): Record<string, unknown> {
   const details = code === 'validation_failed' ? { details: VALIDATION_DETAILS } : {};
   const message =
     code === 'validation_failed'
-      ? 'categoryID is not a field of this body: did you mean categoryId? Its fields are name, categoryId, status, breed, age, birthDate, sex, size, coat, colors, description, attributes, environment, tags; name is required; categoryId is required.'
+      ? 'categoryID is not a field of this body: did you mean categoryId? Its fields are name, categoryId, status, externalId, breed, age, birthDate, sex, size, coat, colors, description, attributes, environment, tags; name is required; categoryId is required.'
       : (EXAMPLE_MESSAGES[code] ?? description);
   return {
     code,
