@@ -4,7 +4,7 @@ import { migrations } from './migrations';
 import { AdminModule } from './access/admin/admin.module';
 import { CategoriesModule } from './categories/categories.module';
 import { PetsModule } from './pets/pets.module';
-import { AdoptionsModule } from './adoptions/adoptions.module';
+import { OrdersModule } from './orders/orders.module';
 import { EventFeedModule } from './event-feed/event-feed.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { PhotosModule } from './photos/photos.module';
@@ -24,7 +24,7 @@ import { OrganizationsAdminModule } from './organizations/organizations-admin.mo
  */
 const FEATURES = [
   PetsModule,
-  AdoptionsModule,
+  OrdersModule,
   CategoriesModule,
   EventFeedModule,
   WebhooksModule,

@@ -3,7 +3,7 @@ import { PetId } from '../domain/photo';
 
 /**
  * Port: what the photos feature needs of the pets it photographs, in its own words. Its adapter
- * reads and updates the `pets` table in SQL, as the adoptions' PetInventory reads it: no feature
+ * reads and updates the `pets` table in SQL, as the orders' PetInventory reads it: no feature
  * imports another.
  */
 export abstract class PhotographedPets {

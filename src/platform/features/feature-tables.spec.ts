@@ -93,7 +93,7 @@ describe('the tables each feature declares', () => {
 
   it('finds the features, and the tables of their SQL', () => {
     expect(all.map(({ folder }) => relative(SRC, folder))).toEqual(
-      expect.arrayContaining(['pets', 'adoptions', 'webhooks', 'event-feed']),
+      expect.arrayContaining(['pets', 'orders', 'webhooks', 'event-feed']),
     );
     expect([...tablesTouched(join(SRC, 'webhooks')).keys()].sort()).toEqual([
       'api_keys',
