@@ -13,6 +13,7 @@ import { OrdersController } from './http/orders.controller';
 import { LapsedOrderSweeper } from './infrastructure/lapsed-order.sweeper';
 import { SqlPetInventory } from './infrastructure/sql-pet-inventory';
 import { SqlOrderRepository } from './infrastructure/sql-order.repository';
+import { PetPortsModule } from '../pets/pet-ports.module';
 import { Feature } from '../platform/features/feature';
 import { EventRecordingModule } from '../platform/event-log/event-recording.module';
 
@@ -22,7 +23,7 @@ import { EventRecordingModule } from '../platform/event-log/event-recording.modu
   tables: { owns: ['orders', 'pet_status_counts'], uses: ['pets', 'api_keys'] },
 })
 @Module({
-  imports: [HttpModule, IdempotencyModule, EventRecordingModule],
+  imports: [HttpModule, IdempotencyModule, EventRecordingModule, PetPortsModule],
   controllers: [OrdersController],
   providers: [
     PlaceOrder,
