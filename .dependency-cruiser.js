@@ -7,6 +7,8 @@
  * exists (docs/adr/0027); test/layer-rules/ proves every rule on a fixture tree that breaks it.
  */
 const notAFeature = '^src/(common|platform)/';
+/** What a feature offers the others: its ports and the module binding them (docs/adr/0068). */
+const publicPorts = ['^src/[^/]+/application/ports/', '^src/[^/]+/[^/]+-ports\\.module\\.ts$'];
 
 module.exports = {
   forbidden: [
@@ -55,10 +57,10 @@ module.exports = {
     {
       name: 'features-are-independent',
       comment:
-        'A feature imports no other feature: what two share belongs in src/common or platform.',
+        "A feature imports no other feature but its public ports (application/ports/, and the <feature>-ports module that binds them): what two share belongs in src/common or platform, and one feature's records change only through its own ports (docs/adr/0068).",
       severity: 'error',
       from: { path: '^src/([^/]+)/', pathNot: notAFeature },
-      to: { path: '^src/[^/]+/', pathNot: ['^src/$1/', notAFeature] },
+      to: { path: '^src/[^/]+/', pathNot: ['^src/$1/', notAFeature, ...publicPorts] },
     },
     {
       name: 'nothing-knows-webhooks',

@@ -4,7 +4,7 @@ import { migrations } from './migrations';
 import { AdminModule } from './access/admin/admin.module';
 import { CategoriesModule } from './categories/categories.module';
 import { PetsModule } from './pets/pets.module';
-import { AdoptionsModule } from './adoptions/adoptions.module';
+import { OrdersModule } from './orders/orders.module';
 import { EventFeedModule } from './event-feed/event-feed.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ImportsModule } from './imports/imports.module';
@@ -26,7 +26,7 @@ import { ApplicationsModule } from './applications/applications.module';
  */
 const FEATURES = [
   PetsModule,
-  AdoptionsModule,
+  OrdersModule,
   CategoriesModule,
   EventFeedModule,
   WebhooksModule,

@@ -1,7 +1,7 @@
 import { ApiKeys } from '@pet-adoption/api-keys';
 import { eventReferenceOf, uuidOf } from '../src/common/events/event-id';
 import { EventPruner } from '../src/platform/event-log/event-pruner';
-import { CancelLapsedOrders } from '../src/adoptions/application/cancel-lapsed-orders.use-case';
+import { CancelLapsedOrders } from '../src/orders/application/cancel-lapsed-orders.use-case';
 import { freshDatabase } from './support/fresh-database';
 import { apiClient, expectError } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';

@@ -2,7 +2,7 @@ import { ApiKeyAuthenticator } from '@pet-adoption/api-keys';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { OpeningStatement } from '../src/platform/database/opening-statement';
-import { CancelLapsedOrders } from '../src/adoptions/application/cancel-lapsed-orders.use-case';
+import { CancelLapsedOrders } from '../src/orders/application/cancel-lapsed-orders.use-case';
 import { EventSettler } from '../src/platform/event-log/event-settler';
 import { DeliveryFanOut } from '../src/webhooks/infrastructure/delivery-fan-out';
 import { apiClient } from './support/http';

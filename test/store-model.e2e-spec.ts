@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
-import { CancelLapsedOrders } from '../src/adoptions/application/cancel-lapsed-orders.use-case';
+import { CancelLapsedOrders } from '../src/orders/application/cancel-lapsed-orders.use-case';
 import { CreateOrganization } from '../src/organizations/application/create-organization.use-case';
 import type { Test } from 'supertest';
 import { apiClient, errorBody, Response } from './support/http';

@@ -16,6 +16,7 @@ import { UploadPhoto } from './application/upload-photo.use-case';
 import { PetPhotosController } from './http/pet-photos.controller';
 import { PhotoImagesController } from './http/photo-images.controller';
 import { PhotoBudgetGuard } from './http/photo-budget.guard';
+import { PetPortsModule } from '../pets/pet-ports.module';
 import { PHOTO_STORAGE } from './infrastructure/photo-storage.provider';
 import { ReleasedImagesSweeper } from './infrastructure/released-images-sweeper';
 import { SharpImageProcessor } from './infrastructure/sharp-image-processor';
@@ -38,7 +39,7 @@ import { SqlReleasedImages } from './infrastructure/sql-released-images';
   tables: { owns: ['photos', 'photo_images_released'], uses: ['pets'] },
 })
 @Module({
-  imports: [HttpModule, IdempotencyModule, EventRecordingModule, BackgroundModule],
+  imports: [HttpModule, IdempotencyModule, EventRecordingModule, BackgroundModule, PetPortsModule],
   controllers: [PetPhotosController, PhotoImagesController],
   providers: [
     UploadPhoto,

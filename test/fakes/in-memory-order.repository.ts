@@ -1,12 +1,12 @@
 import { UNKNOWN_PROFILE } from '../../src/common/pet-profile';
 import { PetPayload } from '../../src/common/events/pet-payload';
 import { PetStatus } from '../../src/common/pet-status';
-import { Inventory, PetInventory } from '../../src/adoptions/application/inventory';
+import { Inventory, PetInventory } from '../../src/orders/application/inventory';
 import {
   LapseReason,
   OrderPageQuery,
   OrderRepository,
-} from '../../src/adoptions/application/order.repository';
+} from '../../src/orders/application/order.repository';
 import {
   cancelReasonOf,
   mayPlaceAnother,
@@ -17,12 +17,12 @@ import {
   OrderId,
   OrderStatus,
   petStatusFor,
-} from '../../src/adoptions/domain/order';
+} from '../../src/orders/domain/order';
 import {
   OpenOrderLimitError,
   OrderedPetNotFoundError,
   PetNotAvailableError,
-} from '../../src/adoptions/domain/order.errors';
+} from '../../src/orders/domain/order.errors';
 
 /**
  * Orders and the statuses of their pets in maps, for unit tests of the use cases: the port's

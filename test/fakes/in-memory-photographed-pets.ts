@@ -1,5 +1,6 @@
 import { UNKNOWN_PROFILE } from '../../src/common/pet-profile';
 import { PetPayload } from '../../src/common/events/pet-payload';
+import { PetOwner, PetOwnership } from '../../src/pets/application/ports/pet-ownership';
 import { PhotographedPets } from '../../src/photos/application/photographed-pets';
 import { PetId } from '../../src/photos/domain/photo';
 
@@ -13,10 +14,14 @@ export class InMemoryPhotographedPets extends PhotographedPets {
     this.pets.set(petId, { owner, version: 1 });
   }
 
-  async ownerOf(petId: PetId): Promise<number | null> {
-    this.asked++;
-    return this.pets.get(petId)?.owner ?? null;
-  }
+  /** The pets feature's ownership port over the same pets (docs/adr/0068). */
+  readonly owners: PetOwnership = {
+    ownerOf: async (petId: PetId): Promise<PetOwner | null> => {
+      this.asked++;
+      const pet = this.pets.get(petId);
+      return pet ? { petId, organizationId: pet.owner, status: 'available' } : null;
+    },
+  };
 
   async photosChanged(petId: PetId): Promise<PetPayload> {
     this.asked++;

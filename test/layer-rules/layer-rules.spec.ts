@@ -43,6 +43,7 @@ describe('the layer rules (.dependency-cruiser.js)', () => {
   it.each([
     'platform-knows-no-features: src/platform/imports-a-feature.ts -> src/vaccinations/domain/vaccination.ts',
     'features-are-independent: src/vaccinations/application/imports-another-feature.ts -> src/pets/domain/pet.ts',
+    'features-are-independent: src/vaccinations/infrastructure/imports-another-features-adapter.ts -> src/pets/infrastructure/sql-pet-owners.ts',
     'domain-is-plain: src/vaccinations/domain/imports-infrastructure.ts -> src/vaccinations/infrastructure/vaccination.orm-entity.ts',
     'application-knows-no-adapters: src/vaccinations/application/imports-http.ts -> src/vaccinations/http/vaccination.dto.ts',
     'infrastructure-knows-no-http: src/vaccinations/infrastructure/imports-http.ts -> src/vaccinations/http/vaccination.dto.ts',

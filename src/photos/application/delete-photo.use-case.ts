@@ -8,6 +8,7 @@ import { checkOwnership, PetId, Photo, PhotoId } from '../domain/photo';
 import { PhotoNotFoundError } from '../domain/photo.errors';
 import { PhotoStorage } from './photo-storage';
 import { PhotoRepository } from './photo.repository';
+import { PetOwnership } from '../../pets/application/ports/pet-ownership';
 import { PhotographedPets } from './photographed-pets';
 
 @Injectable()
@@ -15,6 +16,7 @@ export class DeletePhoto {
   private readonly logger = new Logger('Photos');
 
   constructor(
+    private readonly owners: PetOwnership,
     private readonly pets: PhotographedPets,
     private readonly photos: PhotoRepository,
     private readonly storage: PhotoStorage,
@@ -29,7 +31,7 @@ export class DeletePhoto {
   async execute(requester: Requester, petId: PetId, photoId: PhotoId): Promise<void> {
     checkScope(['pets:manage'], requester.scopes);
     const removed = await this.transactions.run(async () => {
-      checkOwnership(petId, await this.pets.ownerOf(petId), requester.organizationId);
+      checkOwnership(petId, await this.owners.ownerOf(petId, { lock: true }), requester);
       const photo = await this.photos.remove(petId, photoId);
       if (!photo) throw new PhotoNotFoundError(petId, photoId);
       await this.events.record([

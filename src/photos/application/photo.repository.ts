@@ -4,7 +4,7 @@ import { PhotoKey } from '../domain/photo-key';
 /**
  * Port: the photos of the pets, by pet, in their order (positions 1 to n, no gaps). Every method
  * joins the transaction under way; a use case changing a pet's photos holds the pet first
- * (PhotographedPets.ownerOf in its transaction), so the positions it reads stay as read.
+ * (PetOwnership.ownerOf in its transaction), so the positions it reads stay as read.
  */
 export abstract class PhotoRepository {
   abstract countOf(petId: PetId): Promise<number>;

@@ -53,9 +53,18 @@ describe('the photos use cases', () => {
     events = new InMemoryEvents();
     const transactions = photos.transactionsWith(events);
     idempotency = new InMemoryIdempotency();
-    upload = new UploadPhoto(pets, photos, images, storage, events, transactions, idempotency);
-    reorder = new ReorderPhoto(pets, photos, events, transactions);
-    remove = new DeletePhoto(pets, photos, storage, events, transactions);
+    upload = new UploadPhoto(
+      pets.owners,
+      pets,
+      photos,
+      images,
+      storage,
+      events,
+      transactions,
+      idempotency,
+    );
+    reorder = new ReorderPhoto(pets.owners, pets, photos, events, transactions);
+    remove = new DeletePhoto(pets.owners, pets, photos, storage, events, transactions);
   });
 
   /** Uploads `count` photos of pet 1, then forgets their events. */

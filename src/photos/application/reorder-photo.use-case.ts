@@ -7,11 +7,13 @@ import { Transactions } from '../../common/transactions';
 import { checkOwnership, checkPosition, PetId, Photo, PhotoId } from '../domain/photo';
 import { PhotoNotFoundError } from '../domain/photo.errors';
 import { PhotoRepository } from './photo.repository';
+import { PetOwnership } from '../../pets/application/ports/pet-ownership';
 import { PhotographedPets } from './photographed-pets';
 
 @Injectable()
 export class ReorderPhoto {
   constructor(
+    private readonly owners: PetOwnership,
     private readonly pets: PhotographedPets,
     private readonly photos: PhotoRepository,
     private readonly events: EventRecorder,
@@ -27,7 +29,7 @@ export class ReorderPhoto {
   ): Promise<Photo> {
     checkScope(['pets:manage'], requester.scopes);
     return this.transactions.run(async () => {
-      checkOwnership(petId, await this.pets.ownerOf(petId), requester.organizationId);
+      checkOwnership(petId, await this.owners.ownerOf(petId, { lock: true }), requester);
       const photo = await this.photos.find(petId, photoId);
       if (!photo) throw new PhotoNotFoundError(petId, photoId);
       checkPosition(position, await this.photos.countOf(petId));

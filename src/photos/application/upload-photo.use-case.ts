@@ -16,6 +16,7 @@ import { PhotoLimitReachedError } from '../domain/photo.errors';
 import { distinctVariants, ImageProcessor, variantKeys } from './image-processor';
 import { PhotoStorage } from './photo-storage';
 import { PhotoRepository } from './photo.repository';
+import { PetOwnership } from '../../pets/application/ports/pet-ownership';
 import { PhotographedPets } from './photographed-pets';
 
 /** An uploaded image as it arrived: its bytes and the type its Content-Type named. */
@@ -33,6 +34,7 @@ export interface Upload {
 @Injectable()
 export class UploadPhoto {
   constructor(
+    private readonly owners: PetOwnership,
     private readonly pets: PhotographedPets,
     private readonly photos: PhotoRepository,
     private readonly images: ImageProcessor,
@@ -101,7 +103,7 @@ export class UploadPhoto {
   }
 
   private async checkRoom(requester: Requester, petId: PetId): Promise<void> {
-    checkOwnership(petId, await this.pets.ownerOf(petId), requester.organizationId);
+    checkOwnership(petId, await this.owners.ownerOf(petId, { lock: true }), requester);
     if ((await this.photos.countOf(petId)) >= MAX_PHOTOS_PER_PET) {
       throw new PhotoLimitReachedError(petId, MAX_PHOTOS_PER_PET);
     }

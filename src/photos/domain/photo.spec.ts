@@ -1,3 +1,4 @@
+import { Requester } from '../../common/requester';
 import { checkOwnership, checkPosition } from './photo';
 import { photoKeyOf, mediaTypeOfKey, parsePhotoKey, PHOTO_KEY_PATTERN } from './photo-key';
 import { PetNotOwnedError, PhotoPositionError } from './photo.errors';
@@ -6,7 +7,11 @@ const HASH = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 describe('a photo', () => {
   it('may be changed by a key of the organisation owning its pet, and no other', () => {
-    expect(() => checkOwnership(3, 7, 7)).not.toThrow();
+    const pet = (organizationId: number | null) =>
+      organizationId === null ? null : { organizationId };
+    const key = (organizationId: number | null | undefined) =>
+      ({ keyId: '1', scopes: ['pets:manage'], organizationId }) as Requester;
+    expect(() => checkOwnership(3, pet(7), key(7))).not.toThrow();
     for (const [owner, organization] of [
       [7, 8],
       [null, 7],
@@ -14,8 +19,8 @@ describe('a photo', () => {
       [7, undefined],
       [null, null],
     ] as const) {
-      expect(() => checkOwnership(3, owner, organization)).toThrow(PetNotOwnedError);
-      expect(() => checkOwnership(3, owner, organization)).toThrow('No pet with id 3.');
+      expect(() => checkOwnership(3, pet(owner), key(organization))).toThrow(PetNotOwnedError);
+      expect(() => checkOwnership(3, pet(owner), key(organization))).toThrow('No pet with id 3.');
     }
   });
 

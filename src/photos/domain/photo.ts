@@ -1,3 +1,5 @@
+import { isStaffOf, OrganizationId } from '../../common/ownership';
+import { Requester } from '../../common/requester';
 import { PhotoKey } from './photo-key';
 import { PhotoSize } from './photo-variants';
 import { PetNotOwnedError, PhotoPositionError } from './photo.errors';
@@ -33,10 +35,10 @@ export type NewPhoto = Omit<Photo, 'id' | 'position' | 'createdAt'>;
  */
 export function checkOwnership(
   petId: PetId,
-  owner: number | null,
-  organizationId: number | null | undefined,
+  owner: { readonly organizationId: OrganizationId } | null,
+  requester: Requester,
 ): void {
-  if (owner === null || organizationId == null || owner !== organizationId) {
+  if (owner === null || !isStaffOf(requester, owner.organizationId)) {
     throw new PetNotOwnedError(petId);
   }
 }

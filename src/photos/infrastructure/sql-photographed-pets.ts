@@ -7,14 +7,6 @@ import { PhotographedPets } from '../application/photographed-pets';
 import { PetId } from '../domain/photo';
 import { photoImagesBase } from './photo-urls';
 
-/** The pet's owner, its row locked until the transaction ends (a deleted pet is none). */
-const OWNER: SqlStatement = {
-  name: 'photographed_pets_owner',
-  text: `SELECT organization_id AS "owner" FROM pets
-          WHERE id = $1 AND deleted_at IS NULL
-          FOR UPDATE`,
-};
-
 /**
  * The pet's `photos` as its answers show them (docs/adr/0054), made again from the `photos` table
  * in the caller's transaction: each photo's URLs are the images' base ($2) and its keys. The row
@@ -47,17 +39,12 @@ export class SqlPhotographedPets extends PhotographedPets {
     this.imagesBase = `${photoImagesBase(config)}/`;
   }
 
-  async ownerOf(petId: PetId): Promise<number | null> {
-    const [row] = await this.sql.query<{ owner: string }>(OWNER, [petId]);
-    return row ? Number(row.owner) : null;
-  }
-
   async photosChanged(petId: PetId): Promise<PetPayload> {
     const [row] = await this.sql.query<{ payload: PetPayload }>(PHOTOS_CHANGED, [
       petId,
       this.imagesBase,
     ]);
-    // The caller holds the pet's row (ownerOf, in this transaction): it cannot have gone.
+    // The caller holds the pet's row (PetOwnership.ownerOf, in this transaction): it cannot have gone.
     if (!row) throw new Error(`Pet ${petId} went while its photos changed.`);
     return row.payload;
   }

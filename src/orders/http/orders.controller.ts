@@ -41,7 +41,7 @@ const clamped = (text: string) => Math.min(Number(text), MAX_ORDER_ID + 1);
 @ApiBearerAuth()
 @ApiErrorResponses(...KEY_PROTECTED_ERRORS)
 @Controller('v1/store')
-export class AdoptionsController {
+export class OrdersController {
   constructor(
     private readonly placeOrder: PlaceOrder,
     private readonly listOrders: ListOrders,

@@ -6,6 +6,7 @@ import { PetStatus } from '../../common/pet-status';
 import { Scope } from '../../common/scopes';
 import { InvalidTransitionError } from './order.errors';
 import { Requester } from '../../common/requester';
+import { isStaffOf } from '../../common/ownership';
 
 /**
  * The statuses of an order, the adoption of one animal:
@@ -169,6 +170,11 @@ export function managedOrganization(requester: Requester): number | null {
   return requester.scopes.includes('orders:manage') ? requester.organizationId : null;
 }
 
+/** Whether the requester manages the orders of `organizationId`'s pets: its staff, with `orders:manage`. */
+function managesOrdersOf(requester: Requester, organizationId: number): boolean {
+  return requester.scopes.includes('orders:manage') && isStaffOf(requester, organizationId);
+}
+
 /**
  * Whether a requester may move the order to `to`: the staff managing its pet's organisation's
  * orders to any status; its own key only to `cancelled` (approving and delivering are the
@@ -179,7 +185,7 @@ export function mayMove(
   requester: Requester,
   to: TargetStatus,
 ): boolean {
-  return to === 'cancelled' || managedOrganization(requester) === order.organizationId;
+  return to === 'cancelled' || managesOrdersOf(requester, order.organizationId);
 }
 
 /**
@@ -190,6 +196,5 @@ export function isVisibleTo(
   order: Pick<Order, 'owner' | 'organizationId'>,
   requester: Requester,
 ): boolean {
-  const managed = managedOrganization(requester);
-  return order.owner === requester.keyId || (managed !== null && managed === order.organizationId);
+  return order.owner === requester.keyId || managesOrdersOf(requester, order.organizationId);
 }

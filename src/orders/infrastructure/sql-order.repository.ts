@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
-import { isPetStatus } from '../../common/pet-status';
 import { sqlInstant } from '../../platform/database/sql-instant';
 import { AdvisoryLock, SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { petPayloadJson } from '../../platform/event-log/pet-payload.sql';
+import { PetOwnership } from '../../pets/application/ports/pet-ownership';
 import { LapseReason, OrderPageQuery, OrderRepository } from '../application/order.repository';
 import {
   cancelReasonOf,
@@ -61,11 +61,6 @@ const PLACE: SqlStatement = {
            RETURNING ${COLUMNS}
          )
          SELECT "order".*, "pet"."payload" AS "pet" FROM "order", "pet"`,
-};
-const PET_STATUS: SqlStatement = {
-  name: 'orders_pet_status',
-  // A deleted pet is no pet to order: a 404, as for an id never given.
-  text: 'SELECT status FROM pets WHERE id = $1 AND deleted_at IS NULL',
 };
 const FIND_BY_ID: SqlStatement = {
   name: 'orders_find_by_id',
@@ -163,6 +158,7 @@ export class SqlOrderRepository extends OrderRepository {
 
   constructor(
     private readonly sql: SqlStatements,
+    private readonly owners: PetOwnership,
     config: AppConfig,
   ) {
     super();
@@ -176,9 +172,9 @@ export class SqlOrderRepository extends OrderRepository {
       // Nothing placed: say why, from the key's orders and the pet as they are now.
       const [{ open }] = await this.sql.query<{ open: number }>(OPEN_ORDERS_OF_OWNER, [owner]);
       if (!mayPlaceAnother(open, openOrderLimit)) throw new OpenOrderLimitError(openOrderLimit);
-      const [pet] = await this.sql.query<{ status: string }>(PET_STATUS, [petId]);
+      // A deleted pet is no pet to order: a 404, as for an id never given.
+      const pet = await this.owners.ownerOf(petId);
       if (!pet) throw new OrderedPetNotFoundError(petId);
-      if (!isPetStatus(pet.status)) throw new Error(`Stored pet ${petId} has an unknown status.`);
       throw new PetNotAvailableError(petId, pet.status);
     }, ownerLock(owner));
   }

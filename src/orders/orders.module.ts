@@ -9,21 +9,22 @@ import { ListOrders } from './application/list-orders.use-case';
 import { OrderRepository } from './application/order.repository';
 import { PlaceOrder } from './application/place-order.use-case';
 import { UpdateOrder } from './application/update-order.use-case';
-import { AdoptionsController } from './http/adoptions.controller';
+import { OrdersController } from './http/orders.controller';
 import { LapsedOrderSweeper } from './infrastructure/lapsed-order.sweeper';
 import { SqlPetInventory } from './infrastructure/sql-pet-inventory';
 import { SqlOrderRepository } from './infrastructure/sql-order.repository';
+import { PetPortsModule } from '../pets/pet-ports.module';
 import { Feature } from '../platform/features/feature';
 import { EventRecordingModule } from '../platform/event-log/event-recording.module';
 
-/** Adoptions: orders that move a pet through its life, and the inventory of pets by status. */
+/** Orders: the hold of a pet and its end (an adoption), and the inventory of pets by status. */
 @Feature({
   tag: { name: 'store', description: 'Adoptions: orders for animals, and the inventory' },
   tables: { owns: ['orders', 'pet_status_counts'], uses: ['pets', 'api_keys'] },
 })
 @Module({
-  imports: [HttpModule, IdempotencyModule, EventRecordingModule],
-  controllers: [AdoptionsController],
+  imports: [HttpModule, IdempotencyModule, EventRecordingModule, PetPortsModule],
+  controllers: [OrdersController],
   providers: [
     PlaceOrder,
     ListOrders,
@@ -36,4 +37,4 @@ import { EventRecordingModule } from '../platform/event-log/event-recording.modu
     { provide: PetInventory, useClass: SqlPetInventory },
   ],
 })
-export class AdoptionsModule {}
+export class OrdersModule {}

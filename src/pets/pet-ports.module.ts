@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { PetOwnership } from './application/ports/pet-ownership';
+import { SqlPetOwnership } from './infrastructure/sql-pet-ownership';
+
+/**
+ * The pets feature's ports for the other features (docs/adr/0068): a feature that needs to know
+ * or change a pet imports this module and the port from `src/pets/application/ports/`, the only
+ * parts of the pets feature the layer rules let another feature import.
+ */
+@Module({
+  providers: [{ provide: PetOwnership, useClass: SqlPetOwnership }],
+  exports: [PetOwnership],
+})
+export class PetPortsModule {}
