@@ -31,8 +31,9 @@ export class CsvNdjsonFileReader extends FileReader {
     from: FileCursor,
     { last, most, header }: { last: boolean; most: number; header: readonly string[] | null },
   ): Promise<RowsRead> {
-    const records = await csvRecords(window, from.byte === 0, last);
     const atStart = from.byte === 0;
+    // The header and `most` rows, and one more: that one says whether the window held them all.
+    const records = await csvRecords(window, atStart, last, most + (atStart ? 2 : 1));
     const [first] = records;
     const columns = atStart ? (first?.cells ?? []) : header!;
     const data = atStart ? records.slice(1) : records;
@@ -92,11 +93,16 @@ export class CsvNdjsonFileReader extends FileReader {
   }
 }
 
-/** Each whole record of `window` with the byte after it; at the file's end, the last one too. */
+/**
+ * The first `most` whole records of `window`, each with the byte after it; at the file's end, the
+ * last one too. The parser stops at `most`: a step that takes 500 rows of a window holding
+ * thousands no longer parses them all.
+ */
 function csvRecords(
   window: Buffer,
   atStart: boolean,
   last: boolean,
+  most: number,
 ): Promise<{ cells: string[]; end: number }[]> {
   return new Promise((resolve, reject) => {
     const records: { cells: string[]; end: number }[] = [];
@@ -105,6 +111,7 @@ function csvRecords(
       info: true,
       relax_column_count: true,
       skip_empty_lines: true,
+      to: most,
     });
     parser.on('readable', () => {
       let record: { record: string[]; info: { bytes: number } } | null;
