@@ -51,6 +51,9 @@ const nodeOption = (argv) => stringOption(argv, 'node') ?? (process.env.BENCH_NO
  * --imports: only shelter data in and out: an import of --rows CSV rows (100,000 here) to
  * `succeeded`, an export of --large-rows pets and the service's peak RSS over it, and a listing
  * page's p99 at a fixed rate while an import runs against idle (bench/results/imports.json);
+ * --applications: only adoption applications: submitApplication's CPU against createPet's, and
+ * an organisation's status pages at --large-rows applications never analysed against a pets page
+ * (bench/results/applications.json);
  * --start-up: only `npm start` on a current build, to its first live answer, restarted --rounds
  * times on one embedded data directory (bench/results/start-up.json);
  * --webhook-backlog=N: the deliveries the webhooks scenario queues at once and drains under a read
@@ -87,6 +90,7 @@ export function options(argv) {
     uploads: flag(argv, 'uploads', false),
     webhooks: flag(argv, 'webhooks', false),
     imports: flag(argv, 'imports', false),
+    applications: flag(argv, 'applications', false),
     /** The rows of the imports scenario's files: --rows, which means pets everywhere else. */
     importRows: flag(argv, 'rows', 100_000),
     startUp: flag(argv, 'start-up', false),

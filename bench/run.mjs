@@ -32,6 +32,7 @@ import { measureOrganizations } from './scenarios/organizations.mjs';
 import { measureFinding } from './scenarios/finding.mjs';
 import { measureImports } from './scenarios/imports.mjs';
 import { measureUploads } from './scenarios/uploads.mjs';
+import { measureApplications } from './scenarios/applications.mjs';
 import { measureScaleOut } from './scenarios/scale-out.mjs';
 import { measureSoak } from './scenarios/soak.mjs';
 import { measureStartUp } from './scenarios/start-up.mjs';
@@ -86,6 +87,9 @@ if (settings.webhooks) await alone(measureWebhooks, 'webhooks');
 // Shelter data in and out: an import's time, an export's memory, the listing during an import
 // (docs/adr/0066).
 if (settings.imports) await alone(measureImports, 'imports');
+// Adoption applications: a submission's CPU against a pet's creation, the status pages at
+// --large-rows applications never analysed (docs/adr/0067).
+if (settings.applications) await alone(measureApplications, 'applications');
 // npm start on a current build, to its first live answer (docs/performance.md, "Start-up").
 if (settings.startUp) await alone(measureStartUp, 'start-up');
 
