@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { PetHolds } from './application/ports/pet-holds';
 import { PetOwnership } from './application/ports/pet-ownership';
+import { SqlPetHolds } from './infrastructure/sql-pet-holds';
 import { SqlPetOwnership } from './infrastructure/sql-pet-ownership';
 
 /**
@@ -8,7 +10,10 @@ import { SqlPetOwnership } from './infrastructure/sql-pet-ownership';
  * parts of the pets feature the layer rules let another feature import.
  */
 @Module({
-  providers: [{ provide: PetOwnership, useClass: SqlPetOwnership }],
-  exports: [PetOwnership],
+  providers: [
+    { provide: PetOwnership, useClass: SqlPetOwnership },
+    { provide: PetHolds, useClass: SqlPetHolds },
+  ],
+  exports: [PetOwnership, PetHolds],
 })
 export class PetPortsModule {}

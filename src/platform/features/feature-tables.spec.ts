@@ -96,7 +96,6 @@ const WRITES_TO_MOVE = [
   // Approval holds the pet and places its order in one statement, under the pet's lock (ADR 0067).
   'applications writes pets (applications/infrastructure/sql-application.repository.ts)',
   'applications writes orders (applications/infrastructure/sql-application.repository.ts)',
-  'orders writes pets (orders/infrastructure/sql-order.repository.ts)',
   // A pet names a category by id, which exists from then on (ADR 0029): not a pet's record.
   'pets writes categories (pets/infrastructure/sql-pet.repository.ts)',
   'photos writes pets (photos/infrastructure/sql-photographed-pets.ts)',
