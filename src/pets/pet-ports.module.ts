@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { PetHolds } from './application/ports/pet-holds';
 import { PetOwnership } from './application/ports/pet-ownership';
+import { PetPhotoProjection } from './application/ports/pet-photo-projection';
 import { SqlPetHolds } from './infrastructure/sql-pet-holds';
 import { SqlPetOwnership } from './infrastructure/sql-pet-ownership';
+import { SqlPetPhotoProjection } from './infrastructure/sql-pet-photo-projection';
 
 /**
  * The pets feature's ports for the other features (docs/adr/0068): a feature that needs to know
@@ -13,7 +15,8 @@ import { SqlPetOwnership } from './infrastructure/sql-pet-ownership';
   providers: [
     { provide: PetOwnership, useClass: SqlPetOwnership },
     { provide: PetHolds, useClass: SqlPetHolds },
+    { provide: PetPhotoProjection, useClass: SqlPetPhotoProjection },
   ],
-  exports: [PetOwnership, PetHolds],
+  exports: [PetOwnership, PetHolds, PetPhotoProjection],
 })
 export class PetPortsModule {}
