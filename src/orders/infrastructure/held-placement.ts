@@ -1,4 +1,4 @@
-import { PetPayload } from '../../common/events/pet-payload';
+import { PetPayload } from '../../pets/application/ports/pet-types';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { PetHolds } from '../../pets/application/ports/pet-holds';
 import { Order } from '../domain/order';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PetPayload } from '../../common/events/pet-payload';
+import { PetPayload } from '../../pets/application/ports/pet-types';
 import { AppConfig } from '../../platform/config/app-config';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { PetHolds } from '../../pets/application/ports/pet-holds';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
 import { AdvisoryLock, SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
-import { PetPayload } from '../../common/events/pet-payload';
+import { PetPayload } from '../../pets/application/ports/pet-types';
 import { PetHolds } from '../../pets/application/ports/pet-holds';
 import { PetOwnership } from '../../pets/application/ports/pet-ownership';
 import { LapseReason, OrderPageQuery, OrderRepository } from '../application/order.repository';

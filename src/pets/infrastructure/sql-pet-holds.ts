@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { PetPayload } from '../../common/events/pet-payload';
+import { PetPayload } from '../domain/pet-payload';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
-import { petPayloadJson } from '../../platform/event-log/pet-payload.sql';
+import { petPayloadJson } from './pet-payload.sql';
 import { PetHolds } from '../application/ports/pet-holds';
 
 const PAYLOAD = `${petPayloadJson('pets')} AS "payload"`;

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { PetPayload } from '../../common/events/pet-payload';
-import { PetPhoto } from '../../common/pet-photo';
+import { PetPayload } from '../domain/pet-payload';
+import { PetPhoto } from '../domain/pet-photo';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
-import { petPayloadJson } from '../../platform/event-log/pet-payload.sql';
+import { petPayloadJson } from './pet-payload.sql';
 import { PetPhotoProjection } from '../application/ports/pet-photo-projection';
 
 /**

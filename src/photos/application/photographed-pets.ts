@@ -1,4 +1,4 @@
-import { PetPayload } from '../../common/events/pet-payload';
+import { PetPayload } from '../../pets/application/ports/pet-types';
 import { PetId } from '../domain/photo';
 
 /**

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PetPayload } from '../../common/events/pet-payload';
-import { PetPhoto } from '../../common/pet-photo';
+import { PetPayload, PetPhoto } from '../../pets/application/ports/pet-types';
 import { AppConfig } from '../../platform/config/app-config';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { PetPhotoProjection } from '../../pets/application/ports/pet-photo-projection';

@@ -163,6 +163,19 @@ describe('the tables each feature declares', () => {
     expect(foreignWrites).toEqual(WRITES_TO_MOVE);
   });
 
+  it('keeps pet concepts in the pets feature: the shared kernel holds none (issue 46)', () => {
+    const named = (folder: string, pattern: RegExp) =>
+      sourceFiles(join(SRC, folder))
+        .map((file) => relative(SRC, file))
+        .filter((file) => pattern.test(file));
+    // The one left: the declaration of the `pet.*` event types, whose values an order's domain
+    // records (a domain takes only types from another feature's ports, docs/adr/0068).
+    expect(named('common', /(^|\/)(pet-[^/]*|shelter-pets)\.ts$/)).toEqual([
+      join('common', 'events', 'pet-events.ts'),
+    ]);
+    expect(named('platform', /(^|\/)pet-[^/]*\.ts$/)).toEqual([]);
+  });
+
   it('gives each table one owner, which creates it', () => {
     const owners = new Map<string, string[]>();
     for (const { folder, options } of all) {

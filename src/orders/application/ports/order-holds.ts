@@ -1,4 +1,4 @@
-import { PetPayload } from '../../../common/events/pet-payload';
+import { PetPayload } from '../../../pets/application/ports/pet-types';
 import { OrderPayload } from '../../domain/order';
 
 /** An order holding a pet, as a change left it and its pet: what the caller's events carry. */

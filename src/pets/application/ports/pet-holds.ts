@@ -1,4 +1,4 @@
-import { PetPayload } from '../../../common/events/pet-payload';
+import { PetPayload } from '../../domain/pet-payload';
 
 /**
  * Port, the pets feature's one way for another feature to move a pet's status (docs/adr/0068):

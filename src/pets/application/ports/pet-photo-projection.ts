@@ -1,5 +1,5 @@
-import { PetPayload } from '../../../common/events/pet-payload';
-import { PetPhoto } from '../../../common/pet-photo';
+import { PetPayload } from '../../domain/pet-payload';
+import { PetPhoto } from '../../domain/pet-photo';
 
 /**
  * Port, the pets feature's side of a pet's photos (docs/adr/0054, 0068): the photos feature keeps
