@@ -15,10 +15,18 @@ module.exports = {
     {
       name: 'domain-is-plain',
       comment:
-        'The domain imports nothing but the domain and the plain shared kernel (src/common).',
+        "The domain imports nothing but the domain, the plain shared kernel (src/common), and another feature's published types (its application/ports/, as types only: docs/adr/0068).",
       severity: 'error',
       from: { path: '^src/[^/]+/domain/' },
-      to: { pathNot: ['^src/[^/]+/domain/', '^src/common/'] },
+      to: { pathNot: ['^src/[^/]+/domain/', '^src/common/', '^src/[^/]+/application/ports/'] },
+    },
+    {
+      name: 'domain-takes-only-types-from-ports',
+      comment:
+        "A domain takes only types from another feature's ports (`import type`): nothing of them runs in it (docs/adr/0068).",
+      severity: 'error',
+      from: { path: '^src/[^/]+/domain/' },
+      to: { path: '^src/[^/]+/application/ports/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'common-is-plain',

@@ -1,4 +1,4 @@
-import { UNKNOWN_PROFILE } from '../src/common/pet-profile';
+import { UNKNOWN_PROFILE } from '../src/pets/application/ports/pet-types';
 import { apiClient, expectError, Response } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 

@@ -306,7 +306,7 @@ export async function measureWebhooks(bench) {
   // record them one by one, which take longer than the drain and change nothing the worker then
   // does; the request path is what the rounds above measure.
   const events = Math.ceil(webhookBacklog / ENDPOINTS);
-  const { petPayloadJson } = require('../../dist/src/platform/event-log/pet-payload.sql.js');
+  const { petPayloadJson } = require('../../dist/src/pets/infrastructure/pet-payload.sql.js');
   const endpoints = await subscribe();
   await ask(receiver, 'reset');
   const list = { path: '/v1/pets?limit=20', headers: bench.auth };

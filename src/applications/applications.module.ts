@@ -4,6 +4,7 @@ import { EventRecordingModule } from '../platform/event-log/event-recording.modu
 import { Feature } from '../platform/features/feature';
 import { HttpModule } from '../platform/http/http.module';
 import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
+import { OrderPortsModule } from '../orders/orders-ports.module';
 import { AddApplicationNote } from './application/add-application-note.use-case';
 import { ApplicationRepository } from './application/application.repository';
 import { EraseApplicant } from './application/erase-applicant.use-case';
@@ -33,7 +34,13 @@ import { SqlApplicationRepository } from './infrastructure/sql-application.repos
   },
 })
 @Module({
-  imports: [HttpModule, IdempotencyModule, EventRecordingModule, BackgroundModule],
+  imports: [
+    HttpModule,
+    IdempotencyModule,
+    EventRecordingModule,
+    BackgroundModule,
+    OrderPortsModule,
+  ],
   controllers: [ApplicationsController],
   providers: [
     SubmitApplication,

@@ -4,6 +4,7 @@ import { EventRecordingModule } from '../platform/event-log/event-recording.modu
 import { Feature } from '../platform/features/feature';
 import { HttpModule } from '../platform/http/http.module';
 import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
+import { PetPortsModule } from '../pets/pet-ports.module';
 import { ExportLookups } from './application/export-lookups';
 import { ExportPets } from './application/export-pets.use-case';
 import { FileReader } from './application/file-reader';
@@ -30,7 +31,7 @@ import { SqlImportRepository } from './infrastructure/sql-import.repository';
   tables: { owns: ['imports'], uses: ['organizations', 'categories'] },
 })
 @Module({
-  imports: [HttpModule, IdempotencyModule, EventRecordingModule, BackgroundModule],
+  imports: [HttpModule, IdempotencyModule, EventRecordingModule, BackgroundModule, PetPortsModule],
   controllers: [ImportsController],
   providers: [
     SubmitImport,

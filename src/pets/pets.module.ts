@@ -1,6 +1,4 @@
-import { Global, Module } from '@nestjs/common';
-import { ShelterPets } from '../common/shelter-pets';
-import { PetsOfShelters } from './application/pets-of-shelters';
+import { Module } from '@nestjs/common';
 import { HttpModule } from '../platform/http/http.module';
 import { CreatePet } from './application/create-pet.use-case';
 import { IdempotencyModule } from '../platform/idempotency/idempotency.module';
@@ -21,9 +19,6 @@ import { EventRecordingModule } from '../platform/event-log/event-recording.modu
   tag: { name: 'animals', description: 'Animals of the pet store' },
   tables: { owns: ['pets'], uses: ['applications', 'categories', 'orders', 'organizations'] },
 })
-// Global: other features (imports and exports) reach the pets through ShelterPets, a port of the
-// shared kernel, never through this module's files (docs/adr/0066).
-@Global()
 @Module({
   imports: [HttpModule, IdempotencyModule, EventRecordingModule],
   controllers: [PetsController],
@@ -35,9 +30,7 @@ import { EventRecordingModule } from '../platform/event-log/event-recording.modu
     DeletePet,
     ShowOpenApplications,
     { provide: PetRepository, useClass: SqlPetRepository },
-    { provide: ShelterPets, useClass: PetsOfShelters },
     { provide: OpenApplications, useClass: SqlOpenApplications },
   ],
-  exports: [ShelterPets],
 })
 export class PetsModule {}

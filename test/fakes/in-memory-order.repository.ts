@@ -1,6 +1,4 @@
-import { UNKNOWN_PROFILE } from '../../src/common/pet-profile';
-import { PetPayload } from '../../src/common/events/pet-payload';
-import { PetStatus } from '../../src/common/pet-status';
+import { PetPayload, PetStatus, UNKNOWN_PROFILE } from '../../src/pets/application/ports/pet-types';
 import { Inventory, PetInventory } from '../../src/orders/application/inventory';
 import {
   LapseReason,

@@ -1,5 +1,4 @@
-import { UNKNOWN_PROFILE } from '../../src/common/pet-profile';
-import { PetPayload } from '../../src/common/events/pet-payload';
+import { PetPayload, UNKNOWN_PROFILE } from '../../src/pets/application/ports/pet-types';
 import { PetOwner, PetOwnership } from '../../src/pets/application/ports/pet-ownership';
 import { PhotographedPets } from '../../src/photos/application/photographed-pets';
 import { PetId } from '../../src/photos/domain/photo';

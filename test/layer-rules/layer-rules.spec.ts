@@ -45,6 +45,7 @@ describe('the layer rules (.dependency-cruiser.js)', () => {
     'features-are-independent: src/vaccinations/application/imports-another-feature.ts -> src/pets/domain/pet.ts',
     'features-are-independent: src/vaccinations/infrastructure/imports-another-features-adapter.ts -> src/pets/infrastructure/sql-pet-owners.ts',
     'domain-is-plain: src/vaccinations/domain/imports-infrastructure.ts -> src/vaccinations/infrastructure/vaccination.orm-entity.ts',
+    'domain-takes-only-types-from-ports: src/vaccinations/domain/imports-a-port-at-run-time.ts -> src/pets/application/ports/pet-types.ts',
     'application-knows-no-adapters: src/vaccinations/application/imports-http.ts -> src/vaccinations/http/vaccination.dto.ts',
     'infrastructure-knows-no-http: src/vaccinations/infrastructure/imports-http.ts -> src/vaccinations/http/vaccination.dto.ts',
     'common-is-plain: src/common/imports-platform.ts -> src/platform/clock.ts',

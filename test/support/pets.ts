@@ -1,4 +1,4 @@
-import { UNKNOWN_PROFILE } from '../../src/common/pet-profile';
+import { UNKNOWN_PROFILE } from '../../src/pets/application/ports/pet-types';
 
 /** An instant as the API writes it: RFC 3339, UTC, milliseconds. */
 export const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { VersionPrecondition, admits } from '../../common/versions';
-import { AppConfig } from '../../platform/config/app-config';
 import { sqlInstant } from '../../platform/database/sql-instant';
 import { AdvisoryLock, SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
-import { petPayloadJson } from '../../platform/event-log/pet-payload.sql';
+import { OrderHold, OrderHolds } from '../../orders/application/ports/order-holds';
 import {
   ApplicationChange,
   ApplicationChanged,
@@ -96,44 +95,6 @@ const UPDATE: SqlStatement = {
          WHERE id = $1
          RETURNING ${COLUMNS}`,
 };
-const ORDER_JSON = `json_build_object('id', id, 'petId', pet_id, 'status', status,
-  'placedAt', ${sqlInstant('placed_at')}, 'updatedAt', ${sqlInstant('updated_at')},
-  'expiresAt', ${sqlInstant('expires_at')}, 'cancelReason', cancel_reason)`;
-/**
- * The hold: as the store places an order (orders_place), in one statement: the pet becomes
- * pending only if available and live, and the order exists only if it did.
- */
-const HOLD: SqlStatement = {
-  name: 'applications_hold',
-  text: `WITH "pet" AS (
-           UPDATE pets SET status = 'pending'
-            WHERE id = $1 AND status = 'available' AND deleted_at IS NULL
-           RETURNING id, organization_id, ${petPayloadJson('pets')} AS "payload"
-         ), "order" AS (
-           INSERT INTO orders (pet_id, owner_key_id, organization_id, status, expires_at)
-           SELECT id, $2, organization_id, 'placed', now() + make_interval(secs => $3) FROM "pet"
-           RETURNING id, ${ORDER_JSON} AS "payload"
-         )
-         SELECT "order".id AS "orderId", "order".payload AS "order", "pet".payload AS "pet",
-                "pet".organization_id AS "organizationId"
-           FROM "order", "pet"`,
-};
-/** The hold's end asked by its applicant: as a client's cancellation of the order. */
-const RELEASE: SqlStatement = {
-  name: 'applications_release',
-  text: `WITH "order" AS (
-           UPDATE orders SET status = 'cancelled', cancel_reason = 'requested', expires_at = NULL,
-                  updated_at = now()
-            WHERE id = $1 AND status IN ('placed', 'approved')
-           RETURNING id, pet_id, owner_key_id, organization_id, ${ORDER_JSON} AS "payload"
-         ), "pet" AS (
-           UPDATE pets SET status = 'available' FROM "order" WHERE pets.id = "order".pet_id
-           RETURNING ${petPayloadJson('pets')} AS "payload"
-         )
-         SELECT "order".payload AS "order", "pet".payload AS "pet",
-                "order".owner_key_id AS "owner", "order".organization_id AS "organizationId"
-           FROM "order", "pet"`,
-};
 const ERASABLE: SqlStatement = {
   name: 'applications_erasable',
   text: `SELECT ${COLUMNS} FROM applications
@@ -193,20 +154,26 @@ for (const whose of ['organization_id', 'applicant_key_id'] as const) {
   }
 }
 
+/** The order's event, then its pet's, as the orders feature records them for a change of its own. */
+const sideEvents = (
+  type: 'order.placed' | 'order.cancelled',
+  { order, pet, owner, organizationId: organization }: OrderHold,
+): SideEvent[] => [
+  { type, data: order, owner, organization },
+  { type: 'pet.updated', data: pet, organization },
+];
+
 const isUniqueViolation = (error: unknown, constraint: string) =>
   (error as { code?: string }).code === '23505' &&
   (error as { constraint?: string }).constraint === constraint;
 
 @Injectable()
 export class SqlApplicationRepository extends ApplicationRepository {
-  private readonly holdSeconds: number;
-
   constructor(
     private readonly sql: SqlStatements,
-    config: AppConfig,
+    private readonly orders: OrderHolds,
   ) {
     super();
-    this.holdSeconds = config.store.orderHoldSeconds;
   }
 
   async petFor(petId: PetId): Promise<PetForApplications | null> {
@@ -318,13 +285,12 @@ export class SqlApplicationRepository extends ApplicationRepository {
     });
   }
 
+  /**
+   * The hold: an order for the applicant's key, placed through the orders feature (OrderHolds),
+   * which holds the pet through the pets feature, in this transaction.
+   */
   private async hold(current: Application): Promise<{ orderId: number; side: SideEvent[] }> {
-    const [held] = await this.sql.query<{
-      orderId: string;
-      order: object;
-      pet: object;
-      organizationId: string;
-    }>(HOLD, [current.petId, current.applicantKeyId, this.holdSeconds]);
+    const held = await this.orders.placeFor(current.petId, current.applicantKeyId);
     if (!held) {
       const pet = await this.petFor(current.petId);
       const status = pet?.status ?? 'deleted';
@@ -333,29 +299,13 @@ export class SqlApplicationRepository extends ApplicationRepository {
         status === 'pending' ? 'it is held (by an order or by hand)' : `it is ${status}`,
       );
     }
-    const organization = Number(held.organizationId);
-    return {
-      orderId: Number(held.orderId),
-      side: [
-        { type: 'order.placed', data: held.order, owner: current.applicantKeyId, organization },
-        { type: 'pet.updated', data: held.pet, organization },
-      ],
-    };
+    return { orderId: held.orderId, side: sideEvents('order.placed', held) };
   }
 
+  /** The hold's end asked by its applicant: as a client's cancellation of the order. */
   private async release(orderId: number): Promise<SideEvent[]> {
-    const [released] = await this.sql.query<{
-      order: object;
-      pet: object;
-      owner: string;
-      organizationId: string;
-    }>(RELEASE, [orderId]);
-    if (!released) return [];
-    const organization = Number(released.organizationId);
-    return [
-      { type: 'order.cancelled', data: released.order, owner: released.owner, organization },
-      { type: 'pet.updated', data: released.pet, organization },
-    ];
+    const released = await this.orders.cancel(orderId);
+    return released ? sideEvents('order.cancelled', released) : [];
   }
 
   async findErasable(before: Date, limit: number): Promise<Application[]> {

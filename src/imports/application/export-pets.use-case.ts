@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
-import { ShelterPets } from '../../common/shelter-pets';
+import { ShelterPets } from '../../pets/application/ports/shelter-pets';
 import { OrganizationNotFoundError } from '../domain/import.errors';
 import { cellsOfPet, csvLine, PET_COLUMNS } from '../domain/pet-columns';
 import { PETFINDER_COLUMNS, petfinderCells } from '../domain/petfinder';

@@ -1,4 +1,4 @@
-import { RowProblem } from '../../common/shelter-pets';
+import { RowProblem } from '../../pets/application/ports/shelter-pets';
 import { DomainError } from '../../common/domain-error';
 import { ImportFormat } from '../domain/import';
 import { FileCursor } from './import.repository';

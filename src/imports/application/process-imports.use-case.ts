@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ShelterPets } from '../../common/shelter-pets';
+import { ShelterPets } from '../../pets/application/ports/shelter-pets';
 import { Transactions } from '../../common/transactions';
 import { ImportProblem, MAX_IMPORT_ERRORS, MAX_IMPORT_ROWS, tally } from '../domain/import';
 import { headerProblem } from '../domain/pet-columns';

@@ -1,4 +1,4 @@
-import { RowProblem } from '../../common/shelter-pets';
+import type { RowProblem } from '../../pets/application/ports/shelter-pets';
 
 export const IMPORT_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];

@@ -1,5 +1,5 @@
-import { PetPayload } from '../../common/events/pet-payload';
-import { RowProblem } from '../../common/shelter-pets';
+import type { PetPayload } from '../../pets/application/ports/pet-types';
+import type { RowProblem } from '../../pets/application/ports/shelter-pets';
 
 /**
  * The columns of a shelter's CSV file, in the order an export writes them (CONTRACT.md "Shelter

@@ -1,5 +1,4 @@
-import { PetPayload } from '../../common/events/pet-payload';
-import { PetStatus } from '../../common/pet-status';
+import type { PetPayload, PetStatus } from '../../pets/application/ports/pet-types';
 
 /**
  * Petfinder's shelter upload columns (its CSV import over FTP), in its mandated order, and how an

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PET_STATUSES } from '../../common/pet-status';
+import { PET_STATUSES } from '../../pets/application/ports/pet-types';
 import { checkScope } from '../../common/scopes';
 import { Requester } from '../domain/order';
 import { Inventory, PetInventory } from './inventory';

@@ -1,4 +1,4 @@
-import { PetStatus } from '../../common/pet-status';
+import { PetStatus } from '../../pets/application/ports/pet-types';
 
 export type Inventory = Record<PetStatus, number>;
 

@@ -1,5 +1,5 @@
 import { DomainError } from '../../common/domain-error';
-import { PetStatus } from '../../common/pet-status';
+import type { PetStatus } from '../../pets/application/ports/pet-types';
 
 export class OrderNotFoundError extends DomainError {
   readonly code = 'not_found';

@@ -1,8 +1,7 @@
 import { NewEvent } from '../../common/events/event';
 import { PET_EVENTS } from '../../common/events/pet-events';
 import { ORDER_EVENTS } from './order.events';
-import { PetPayload } from '../../common/events/pet-payload';
-import { PetStatus } from '../../common/pet-status';
+import type { PetPayload, PetStatus } from '../../pets/application/ports/pet-types';
 import { Scope } from '../../common/scopes';
 import { InvalidTransitionError } from './order.errors';
 import { Requester } from '../../common/requester';

@@ -1,5 +1,12 @@
-import { PetPayload } from '../../common/events/pet-payload';
-import { isCancelReason, isOrderStatus, Order, OrderChange } from '../domain/order';
+import { sqlInstant } from '../../platform/database/sql-instant';
+import { isCancelReason, isOrderStatus, Order } from '../domain/order';
+
+/** An order's columns as the statements select them (OrderRow). */
+export const ORDER_COLUMNS = `id, pet_id AS "petId", owner_key_id AS "ownerKeyId",
+  organization_id AS "organizationId", status,
+  ${sqlInstant('placed_at')} AS "placedAt", ${sqlInstant('updated_at')} AS "updatedAt",
+  ${sqlInstant('expires_at')} AS "expiresAt", cancel_reason AS "cancelReason"`;
+
 /** A row as the hot statements select it: bigints and instants as text. */
 export interface OrderRow {
   id: string;
@@ -13,17 +20,7 @@ export interface OrderRow {
   cancelReason: string | null;
 }
 
-/** A row of a statement that changes an order and its pet: the pet as the API answers it. */
-export interface OrderChangeRow extends OrderRow {
-  pet: PetPayload;
-}
-
 export const OrderMapper = {
-  toChange(row: OrderChangeRow): OrderChange {
-    const { pet, ...order } = row;
-    return { order: OrderMapper.toDomain(order), pet };
-  },
-
   toDomain(row: OrderRow): Order {
     if (!isOrderStatus(row.status)) {
       throw new Error(`Stored order ${row.id} has an unknown status.`);

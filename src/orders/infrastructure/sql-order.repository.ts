@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
-import { sqlInstant } from '../../platform/database/sql-instant';
 import { AdvisoryLock, SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
-import { petPayloadJson } from '../../platform/event-log/pet-payload.sql';
+import { PetPayload } from '../../pets/application/ports/pet-types';
+import { PetHolds } from '../../pets/application/ports/pet-holds';
 import { PetOwnership } from '../../pets/application/ports/pet-ownership';
 import { LapseReason, OrderPageQuery, OrderRepository } from '../application/order.repository';
 import {
@@ -10,7 +10,6 @@ import {
   mayPlaceAnother,
   Order,
   OrderChange,
-  ORDERABLE_PET_STATUS,
   OrderId,
   OrderStatus,
   petStatusFor,
@@ -20,13 +19,11 @@ import {
   OrderedPetNotFoundError,
   PetNotAvailableError,
 } from '../domain/order.errors';
-import { OrderChangeRow, OrderMapper, OrderRow } from './order.mapper';
+import { placeHeld } from './held-placement';
+import { ORDER_COLUMNS, OrderMapper, OrderRow } from './order.mapper';
 
 // The hot statements, as fixed text: a request builds no SQL (docs/adr/0008).
-const COLUMNS = `id, pet_id AS "petId", owner_key_id AS "ownerKeyId",
-  organization_id AS "organizationId", status,
-  ${sqlInstant('placed_at')} AS "placedAt", ${sqlInstant('updated_at')} AS "updatedAt",
-  ${sqlInstant('expires_at')} AS "expiresAt", cancel_reason AS "cancelReason"`;
+const COLUMNS = ORDER_COLUMNS;
 
 /**
  * Serialises the placements of one key (docs/adr/0022), for the rest of the transaction: each
@@ -39,29 +36,6 @@ const OPEN_ORDERS_OF_OWNER: SqlStatement = {
   text: `SELECT count(*)::int AS "open" FROM orders
          WHERE owner_key_id = $1 AND status IN ('placed', 'approved')`,
 };
-
-/**
- * One statement, under the owner's lock: the pet becomes pending only if it is available and not
- * deleted (a concurrent order or deletion waits on the pet's row, then finds it changed and changes
- * nothing) and the owner holds fewer than $5 open orders, and the order exists only if the pet
- * changed. The partial unique index on open orders is the rule's last word, whatever else writes.
- * The pet comes back as the API answers it, for its event.
- */
-const PLACE: SqlStatement = {
-  name: 'orders_place',
-  text: `WITH "pet" AS (
-           UPDATE pets SET status = $3
-            WHERE id = $1 AND status = $2 AND deleted_at IS NULL
-              AND (SELECT count(*) FROM orders
-                    WHERE owner_key_id = $4 AND status IN ('placed', 'approved')) < $5
-           RETURNING id, organization_id, ${petPayloadJson('pets')} AS "payload"
-         ), "order" AS (
-           INSERT INTO orders (pet_id, owner_key_id, organization_id, status, expires_at)
-           SELECT id, $4, organization_id, 'placed', now() + make_interval(secs => $6) FROM "pet"
-           RETURNING ${COLUMNS}
-         )
-         SELECT "order".*, "pet"."payload" AS "pet" FROM "order", "pet"`,
-};
 const FIND_BY_ID: SqlStatement = {
   name: 'orders_find_by_id',
   text: `SELECT ${COLUMNS} FROM orders WHERE id = $1`,
@@ -70,16 +44,11 @@ const LOCK_BY_ID: SqlStatement = {
   name: 'orders_lock_by_id',
   text: `SELECT ${COLUMNS} FROM orders WHERE id = $1 FOR UPDATE`,
 };
+/** The order's move; its pet moves through the pets feature (PetHolds), in the same round trip. */
 const MOVE: SqlStatement = {
-  name: 'orders_move',
-  text: `WITH "order" AS (
-           UPDATE orders SET status = $2, updated_at = now(), expires_at = NULL, cancel_reason = $4
-            WHERE id = $1 RETURNING ${COLUMNS}
-         ), "pet" AS (
-           UPDATE pets SET status = $3 FROM "order" WHERE pets.id = "order"."petId"
-           RETURNING ${petPayloadJson('pets')} AS "payload"
-         )
-         SELECT "order".*, "pet"."payload" AS "pet" FROM "order", "pet"`,
+  name: 'orders_move_only',
+  text: `UPDATE orders SET status = $2, updated_at = now(), expires_at = NULL, cancel_reason = $3
+          WHERE id = $1 RETURNING ${COLUMNS}`,
 };
 /**
  * A page of the orders that `whose` selects: the status filter as a nullable parameter, the pet as
@@ -118,35 +87,31 @@ const PAGES = [
 ];
 
 /**
- * Cancels a batch of `placed` orders that lapsed, skipping any another instance (or a client's
- * change) holds, and frees their pets in the same statement: an order is never cancelled twice.
+ * A batch of `placed` orders that lapsed, locked, skipping any another instance (or a client's
+ * change) holds: an order is never cancelled twice. Their pets are freed (PetHolds.release), then
+ * they are cancelled (CANCEL), in the order every change of an order takes: orders, pets, then
+ * the applications its trigger closes (docs/adr/0046, 0067).
  */
 const lapsed = (name: string, where: string): SqlStatement => ({
   name,
-  text: `WITH "lapsed" AS (
-           SELECT id FROM orders WHERE status = 'placed' AND ${where}
-            ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED
-         ), "order" AS (
-           UPDATE orders SET status = 'cancelled', cancel_reason = $1, expires_at = NULL,
-                  updated_at = now()
-             FROM "lapsed" WHERE orders.id = "lapsed".id
-           RETURNING ${COLUMNS.replace(/\bid\b/, 'orders.id')}
-         ), "pet" AS (
-           UPDATE pets SET status = 'available' FROM "order" WHERE pets.id = "order"."petId"
-           RETURNING pets.id, ${petPayloadJson('pets')} AS "payload"
-         )
-         SELECT "order".*, "pet"."payload" AS "pet"
-           FROM "order" JOIN "pet" ON "pet".id = "order"."petId" ORDER BY "order".id`,
+  text: `SELECT id, pet_id AS "petId" FROM orders WHERE status = 'placed' AND ${where}
+          ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
 });
-const CANCEL_LAPSED: Record<LapseReason, SqlStatement> = {
-  expired: lapsed('orders_cancel_expired', 'expires_at <= now()'),
+const LAPSED: Record<LapseReason, SqlStatement> = {
+  expired: lapsed('orders_lapsed_expired', 'expires_at <= now()'),
   // The API-key library's table: revocation and expiry are its business, what they mean for
   // orders is ours (an expired key's placed orders go as a revoked key's do).
   key_revoked: lapsed(
-    'orders_cancel_of_revoked_keys',
+    'orders_lapsed_of_revoked_keys',
     `owner_key_id IN (SELECT id FROM api_keys
                        WHERE revoked_at IS NOT NULL OR expires_at <= now())`,
   ),
+};
+const CANCEL_LAPSED: SqlStatement = {
+  name: 'orders_cancel_lapsed',
+  text: `UPDATE orders SET status = 'cancelled', cancel_reason = $1, expires_at = NULL,
+                updated_at = now()
+          WHERE id = ANY($2) RETURNING ${COLUMNS}`,
 };
 
 /** The index that makes "one open order per pet" the database's rule. */
@@ -159,6 +124,7 @@ export class SqlOrderRepository extends OrderRepository {
   constructor(
     private readonly sql: SqlStatements,
     private readonly owners: PetOwnership,
+    private readonly pets: PetHolds,
     config: AppConfig,
   ) {
     super();
@@ -167,36 +133,33 @@ export class SqlOrderRepository extends OrderRepository {
 
   place(petId: number, owner: string, openOrderLimit: number): Promise<OrderChange> {
     return this.sql.transaction(async () => {
-      const [placed] = await this.placeIfAllowed(petId, owner, openOrderLimit);
-      if (placed) return OrderMapper.toChange(placed);
-      // Nothing placed: say why, from the key's orders and the pet as they are now.
+      const { order, pet } = await this.holdAndPlace(petId, owner, openOrderLimit);
+      if (order && pet) return { order, pet };
+      // Nothing placed (a hold without its order is rolled back with the transaction): say why,
+      // from the key's orders and the pet as they are now.
       const [{ open }] = await this.sql.query<{ open: number }>(OPEN_ORDERS_OF_OWNER, [owner]);
       if (!mayPlaceAnother(open, openOrderLimit)) throw new OpenOrderLimitError(openOrderLimit);
       // A deleted pet is no pet to order: a 404, as for an id never given.
-      const pet = await this.owners.ownerOf(petId);
-      if (!pet) throw new OrderedPetNotFoundError(petId);
-      throw new PetNotAvailableError(petId, pet.status);
+      const found = await this.owners.ownerOf(petId);
+      if (!found) throw new OrderedPetNotFoundError(petId);
+      throw new PetNotAvailableError(petId, found.status);
     }, ownerLock(owner));
   }
 
-  private placeIfAllowed(petId: number, owner: string, openOrderLimit: number) {
-    return this.sql
-      .query<OrderChangeRow>(PLACE, [
-        petId,
-        ORDERABLE_PET_STATUS,
-        petStatusFor('placed'),
-        owner,
-        openOrderLimit,
-        this.holdSeconds,
-      ])
-      .catch((error: unknown) => {
-        // Only if something else made the pet available while it had an open order.
-        const { code, constraint } = error as { code?: string; constraint?: string };
-        if (code === '23505' && constraint === ONE_OPEN_ORDER_PER_PET) {
-          throw new PetNotAvailableError(petId, petStatusFor('placed'));
-        }
-        throw error;
-      });
+  private holdAndPlace(petId: number, owner: string, openOrderLimit: number) {
+    return placeHeld(this.sql, this.pets, {
+      petId,
+      owner,
+      openOrderLimit,
+      holdSeconds: this.holdSeconds,
+    }).catch((error: unknown) => {
+      // Only if something else made the pet available while it had an open order.
+      const { code, constraint } = error as { code?: string; constraint?: string };
+      if (code === '23505' && constraint === ONE_OPEN_ORDER_PER_PET) {
+        throw new PetNotAvailableError(petId, petStatusFor('placed'));
+      }
+      throw error;
+    });
   }
 
   async findById(id: OrderId): Promise<Order | null> {
@@ -219,19 +182,48 @@ export class SqlOrderRepository extends OrderRepository {
       // The row lock orders concurrent changes of one order: each decides on what the last did.
       const [row] = await this.sql.query<OrderRow>(LOCK_BY_ID, [id]);
       if (!row) return null;
-      const next = decide(OrderMapper.toDomain(row));
-      const [moved] = await this.sql.query<OrderChangeRow>(MOVE, [
-        id,
-        next,
-        petStatusFor(next),
-        cancelReasonOf(next),
+      const current = OrderMapper.toDomain(row);
+      const next = decide(current);
+      // The pet, then the order (whose trigger closes applications): one round trip.
+      const [pet, [moved]] = await Promise.all([
+        this.movePet(current.petId, next),
+        this.sql.query<OrderRow>(MOVE, [id, next, cancelReasonOf(next)]),
       ]);
-      return OrderMapper.toChange(moved);
+      return { order: OrderMapper.toDomain(moved), pet };
     });
   }
 
-  async cancelLapsed(reason: LapseReason, batch: number): Promise<OrderChange[]> {
-    const rows = await this.sql.query<OrderChangeRow>(CANCEL_LAPSED[reason], [reason, batch]);
-    return rows.map(OrderMapper.toChange);
+  /** The pet follows its order (petStatusFor), through the pets feature. */
+  private movePet(petId: number, to: OrderStatus): Promise<PetPayload> {
+    switch (petStatusFor(to)) {
+      case 'pending':
+        return this.pets.keep(petId);
+      case 'sold':
+        return this.pets.sell(petId);
+      case 'available':
+        return this.pets.release([petId]).then(([pet]) => {
+          if (!pet) throw new Error(`Held pet ${petId} is gone.`);
+          return pet;
+        });
+    }
+  }
+
+  cancelLapsed(reason: LapseReason, batch: number): Promise<OrderChange[]> {
+    return this.sql.transaction(async () => {
+      const due = await this.sql.query<{ id: string; petId: string }>(LAPSED[reason], [batch]);
+      if (due.length === 0) return [];
+      const [pets, rows] = await Promise.all([
+        this.pets.release(due.map(({ petId }) => Number(petId))),
+        this.sql.query<OrderRow>(CANCEL_LAPSED, [reason, due.map(({ id }) => id)]),
+      ]);
+      const petOf = new Map(pets.map((pet) => [pet.id, pet]));
+      return rows
+        .map(OrderMapper.toDomain)
+        .sort((a, b) => a.id - b.id)
+        .flatMap((order) => {
+          const pet = petOf.get(order.petId);
+          return pet ? [{ order, pet }] : [];
+        });
+    });
   }
 }

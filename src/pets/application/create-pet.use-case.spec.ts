@@ -1,4 +1,4 @@
-import { UNKNOWN_PROFILE } from '../../common/pet-profile';
+import { UNKNOWN_PROFILE } from '../domain/pet-profile-shape';
 import { SystemClock } from '../../common/clock';
 import { IdempotencyKeyReusedError } from '../../platform/idempotency/idempotency';
 import { InvalidPetError } from '../domain/pet.errors';

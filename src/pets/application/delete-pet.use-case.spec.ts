@@ -1,4 +1,4 @@
-import { UNKNOWN_PROFILE } from '../../common/pet-profile';
+import { UNKNOWN_PROFILE } from '../domain/pet-profile-shape';
 import { Requester } from '../../common/requester';
 import { InsufficientScopeError } from '../../common/scopes';
 import {

@@ -1,4 +1,4 @@
-import { UNKNOWN_PROFILE } from '../../common/pet-profile';
+import { UNKNOWN_PROFILE } from '../domain/pet-profile-shape';
 import { PetNotFoundError } from '../domain/pet.errors';
 import { GetPet } from './get-pet.use-case';
 import { InMemoryPetRepository } from '../../../test/fakes/in-memory-pet.repository';

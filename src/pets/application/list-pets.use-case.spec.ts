@@ -1,4 +1,4 @@
-import { UNKNOWN_PROFILE } from '../../common/pet-profile';
+import { UNKNOWN_PROFILE } from '../domain/pet-profile-shape';
 import { ListPets } from './list-pets.use-case';
 import { InMemoryPetRepository } from '../../../test/fakes/in-memory-pet.repository';
 

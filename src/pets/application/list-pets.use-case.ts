@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Pet, PetId } from '../domain/pet';
-import { PetStatus } from '../../common/pet-status';
+import { PetStatus } from '../domain/pet-status';
 import { DEFAULT_PAGE_SIZE, keysetPage } from '../../common/paging';
 import { PetFinding, PetRepository } from './pet.repository';
 

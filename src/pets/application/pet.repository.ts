@@ -1,8 +1,8 @@
 import { NewPet, Pet, PetId, PetPatch } from '../domain/pet';
 import { Adoption } from '../domain/pet-rules';
 import { VersionPrecondition } from '../../common/versions';
-import { GoodWith, PetAge, PetSex, PetSize } from '../../common/pet-profile';
-import { PetStatus } from '../../common/pet-status';
+import { GoodWith, PetAge, PetSex, PetSize } from '../domain/pet-profile-shape';
+import { PetStatus } from '../domain/pet-status';
 import { OrganizationId } from '../../common/ownership';
 import { GeoPoint } from '../../common/geo';
 

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { DomainError } from '../../common/domain-error';
-import { PetPayload } from '../../common/events/pet-payload';
+import { PetPayload } from '../domain/pet-payload';
 import { EventRecorder } from '../../common/events/event-recorder';
 import { NewEvent } from '../../common/events/event';
-import { RowOutcome, RowProblem, ShelterPets, StatedPet } from '../../common/shelter-pets';
+import { RowOutcome, RowProblem, ShelterPets, StatedPet } from './ports/shelter-pets';
 import { newPet, NewPet, Pet, petEvent } from '../domain/pet';
 import { checkUpdate } from '../domain/pet-rules';
 import {

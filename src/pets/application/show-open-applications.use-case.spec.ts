@@ -1,4 +1,4 @@
-import { UNKNOWN_PROFILE } from '../../common/pet-profile';
+import { UNKNOWN_PROFILE } from '../domain/pet-profile-shape';
 import { Requester } from '../../common/requester';
 import { Pet } from '../domain/pet';
 import { ShowOpenApplications } from './show-open-applications.use-case';

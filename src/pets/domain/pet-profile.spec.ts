@@ -1,4 +1,4 @@
-import { UNKNOWN_PROFILE } from '../../common/pet-profile';
+import { UNKNOWN_PROFILE } from './pet-profile-shape';
 import { InvalidPetError } from './pet.errors';
 import { birthDateProblem, patchedProfile, PetProfileInput, profilePatch } from './pet-profile';
 

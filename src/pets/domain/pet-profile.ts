@@ -11,7 +11,7 @@ import {
   PetProfile,
   PetSex,
   PetSize,
-} from '../../common/pet-profile';
+} from './pet-profile-shape';
 import { TextBounds, textProblem } from '../../common/text';
 import { InvalidPetError } from './pet.errors';
 

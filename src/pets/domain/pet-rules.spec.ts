@@ -1,4 +1,4 @@
-import { UNKNOWN_PROFILE } from '../../common/pet-profile';
+import { UNKNOWN_PROFILE } from './pet-profile-shape';
 import { Pet } from './pet';
 import { checkRemoval, checkUpdate } from './pet-rules';
 import { PetHasOpenOrderError } from './pet.errors';

@@ -1,7 +1,7 @@
 import { changesStatus, isEmptyPatch, MAX_CATEGORY_ID, newPet, PetPatch, petPatch } from './pet';
 import { InvalidPetError } from './pet.errors';
-import { PetStatus } from '../../common/pet-status';
-import { UNKNOWN_PROFILE } from '../../common/pet-profile';
+import { PetStatus } from './pet-status';
+import { UNKNOWN_PROFILE } from './pet-profile-shape';
 
 const NOW = new Date('2026-11-26T12:00:00Z');
 

@@ -1,9 +1,9 @@
 import { TextBounds, textProblem } from '../../common/text';
-import { DEFAULT_PET_STATUS, isPetStatus, PetStatus } from '../../common/pet-status';
+import { DEFAULT_PET_STATUS, isPetStatus, PetStatus } from './pet-status';
 import { NewEvent } from '../../common/events/event';
 import { PET_EVENTS } from '../../common/events/pet-events';
-import { PetPhoto } from '../../common/pet-photo';
-import { PetProfile, UNKNOWN_PROFILE } from '../../common/pet-profile';
+import { PetPhoto } from './pet-photo';
+import { PetProfile, UNKNOWN_PROFILE } from './pet-profile-shape';
 import { InvalidPetError } from './pet.errors';
 
 /** An animal's id in its shelter's other system (v1.4): unique among its organisation's pets. */

@@ -1,5 +1,5 @@
-import { PET_PROFILE_MEMBERS, UNKNOWN_PROFILE } from '../../common/pet-profile';
-import { RowProblem } from '../../common/shelter-pets';
+import { PET_PROFILE_MEMBERS, UNKNOWN_PROFILE } from './pet-profile-shape';
+import { RowProblem } from './shelter-rows';
 import { NewPetInput, Pet, PetPatch, petPatch } from './pet';
 import { patchedProfile } from './pet-profile';
 

@@ -1,4 +1,4 @@
-import { UNKNOWN_PROFILE } from '../../common/pet-profile';
+import { UNKNOWN_PROFILE } from '../domain/pet-profile-shape';
 import { PetMapper } from './pet.mapper';
 
 const row = {

@@ -1,8 +1,8 @@
 import { roundKm } from '../../common/geo';
 import { NewPet, Pet, PetNearby, PetPatch } from '../domain/pet';
-import { isPetStatus } from '../../common/pet-status';
-import { PetPhoto } from '../../common/pet-photo';
-import { PetProfile } from '../../common/pet-profile';
+import { isPetStatus } from '../domain/pet-status';
+import { PetPhoto } from '../domain/pet-photo';
+import { PetProfile } from '../domain/pet-profile-shape';
 import { PetProfilePatch } from '../domain/pet-profile';
 
 /** A row as the statements select it: bigints and instants as text, the profile as its JSON. */

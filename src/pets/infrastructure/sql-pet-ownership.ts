@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isPetStatus } from '../../common/pet-status';
+import { isPetStatus } from '../domain/pet-status';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { PetOwner, PetOwnership } from '../application/ports/pet-ownership';
 

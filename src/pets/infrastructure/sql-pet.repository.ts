@@ -11,7 +11,7 @@ import {
 } from '../application/pet.repository';
 import { NewPet, Pet, PetId, PetPatch } from '../domain/pet';
 import { OrganizationId } from '../../common/ownership';
-import { GOOD_WITH } from '../../common/pet-profile';
+import { GOOD_WITH } from '../domain/pet-profile-shape';
 import { admits, VersionPrecondition, versionsOf } from '../../common/versions';
 import {
   PetExternalIdTakenError,

@@ -1,9 +1,9 @@
-import { PetPayload } from '../../common/events/pet-payload';
+import { PetPayload } from '../../pets/application/ports/pet-types';
 import { PetId } from '../domain/photo';
 
 /**
  * Port: what the photos feature needs of the pets it photographs, in its own words. Its adapter
- * updates the `pets` table in SQL. Which organisation owns a pet, and its row's lock, is the pets
+ * reads the photos and shows them on the pet through the pets feature (PetPhotoProjection). Which organisation owns a pet, and its row's lock, is the pets
  * feature's own port (PetOwnership, docs/adr/0068).
  */
 export abstract class PhotographedPets {

@@ -1,38 +1,38 @@
 import { Injectable } from '@nestjs/common';
-import { PetPayload } from '../../common/events/pet-payload';
+import { PetPayload, PetPhoto } from '../../pets/application/ports/pet-types';
 import { AppConfig } from '../../platform/config/app-config';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
-import { petPayloadJson } from '../../platform/event-log/pet-payload.sql';
+import { PetPhotoProjection } from '../../pets/application/ports/pet-photo-projection';
 import { PhotographedPets } from '../application/photographed-pets';
 import { PetId } from '../domain/photo';
 import { photoImagesBase } from './photo-urls';
 
 /**
- * The pet's `photos` as its answers show them (docs/adr/0054), made again from the `photos` table
- * in the caller's transaction: each photo's URLs are the images' base ($2) and its keys. The row
- * trigger counts a changed column as a new version of the pet.
+ * The pet's photos as its answers show them (docs/adr/0054), made from the `photos` table in the
+ * caller's transaction: each photo's URLs are the images' base ($2) and its keys.
  */
-const PHOTOS_CHANGED: SqlStatement = {
-  name: 'photographed_pets_photos_changed',
-  text: `UPDATE pets SET photos = coalesce((
-             SELECT json_agg(json_build_object(
-                      'id', p.id, 'position', p.position, 'width', p.width, 'height', p.height,
-                      'urls', json_build_object(
-                        'small', $2 || p.small_key, 'medium', $2 || p.medium_key,
-                        'large', $2 || p.large_key, 'full', $2 || p.full_key))
-                      ORDER BY p.position)
-               FROM photos p WHERE p.pet_id = $1), '[]'::json)
-          WHERE id = $1 AND deleted_at IS NULL
-          RETURNING ${petPayloadJson('pets')} AS "payload"`,
+const PHOTOS_OF_PET: SqlStatement = {
+  name: 'photographed_pets_photos',
+  text: `SELECT coalesce(json_agg(json_build_object(
+                  'id', p.id, 'position', p.position, 'width', p.width, 'height', p.height,
+                  'urls', json_build_object(
+                    'small', $2 || p.small_key, 'medium', $2 || p.medium_key,
+                    'large', $2 || p.large_key, 'full', $2 || p.full_key))
+                  ORDER BY p.position), '[]'::json) AS "photos"
+           FROM photos p WHERE p.pet_id = $1`,
 };
 
-/** The pets the photos feature photographs, read and updated in SQL (its port's adapter). */
+/**
+ * The pets the photos feature photographs: their photos read from its own table, shown on the pet
+ * by the pets feature (PetPhotoProjection, docs/adr/0068).
+ */
 @Injectable()
 export class SqlPhotographedPets extends PhotographedPets {
   private readonly imagesBase: string;
 
   constructor(
     private readonly sql: SqlStatements,
+    private readonly pets: PetPhotoProjection,
     config: AppConfig,
   ) {
     super();
@@ -40,12 +40,13 @@ export class SqlPhotographedPets extends PhotographedPets {
   }
 
   async photosChanged(petId: PetId): Promise<PetPayload> {
-    const [row] = await this.sql.query<{ payload: PetPayload }>(PHOTOS_CHANGED, [
+    const [{ photos }] = await this.sql.query<{ photos: PetPhoto[] }>(PHOTOS_OF_PET, [
       petId,
       this.imagesBase,
     ]);
+    const pet = await this.pets.show(petId, photos);
     // The caller holds the pet's row (PetOwnership.ownerOf, in this transaction): it cannot have gone.
-    if (!row) throw new Error(`Pet ${petId} went while its photos changed.`);
-    return row.payload;
+    if (!pet) throw new Error(`Pet ${petId} went while its photos changed.`);
+    return pet;
   }
 }

@@ -1,5 +1,5 @@
 import { OrganizationId } from '../../../common/ownership';
-import { PetStatus } from '../../../common/pet-status';
+import { PetStatus } from '../../domain/pet-status';
 
 /** A live pet as the other features see it: which organisation owns it, and its status. */
 export interface PetOwner {

@@ -9,8 +9,8 @@ import { IsSearchText } from '../../../platform/http/request/search-text.validat
 import { IsText } from '../../../platform/http/request/text.validator';
 import { SEARCH_TEXT } from '../../../common/search-text';
 import { MAX_PAGE_SIZE } from '../../../common/paging';
-import { PET_STATUSES } from '../../../common/pet-status';
-import { GOOD_WITH, PET_AGES, PET_SEXES, PET_SIZES } from '../../../common/pet-profile';
+import { PET_STATUSES } from '../../domain/pet-status';
+import { GOOD_WITH, PET_AGES, PET_SEXES, PET_SIZES } from '../../domain/pet-profile-shape';
 import { EXTERNAL_ID, MAX_CATEGORY_ID, MAX_PET_ID } from '../../domain/pet';
 import { IsIdList } from '../../../platform/http/request/id-list.validator';
 import { BREED_NAME } from '../../domain/pet-profile';

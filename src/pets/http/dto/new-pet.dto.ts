@@ -5,7 +5,7 @@ import { ApiProfileInputModels, PetProfileInputDto } from './pet-profile.dto';
 import { IsIn, IsInt, Max, Min, ValidateIf } from 'class-validator';
 import { IsText } from '../../../platform/http/request/text.validator';
 import { EXTERNAL_ID, MAX_CATEGORY_ID, PET_NAME } from '../../domain/pet';
-import { PET_STATUSES, PetStatus } from '../../../common/pet-status';
+import { PET_STATUSES, PetStatus } from '../../domain/pet-status';
 
 /** `externalId` as a client sends it (v1.4): text, or null for none. */
 export const ExternalIdInput = () =>

@@ -20,7 +20,7 @@ import {
   PetCoat,
   PetSex,
   PetSize,
-} from '../../../common/pet-profile';
+} from '../../domain/pet-profile-shape';
 import { Given, Nullable } from '../../../platform/http/request/presence';
 import { IsText } from '../../../platform/http/request/text.validator';
 import { IssueContext } from '../../../platform/http/request/validation-details';

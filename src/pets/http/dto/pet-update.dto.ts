@@ -3,7 +3,7 @@ import { ApiProfileInputModels, PetProfileInputDto } from './pet-profile.dto';
 import { IsIn, IsInt, Max, Min } from 'class-validator';
 import { Given } from '../../../platform/http/request/presence';
 import { IsText } from '../../../platform/http/request/text.validator';
-import { PET_STATUSES, PetStatus } from '../../../common/pet-status';
+import { PET_STATUSES, PetStatus } from '../../domain/pet-status';
 import { MAX_CATEGORY_ID, PET_NAME } from '../../domain/pet';
 import { ExternalIdInput } from './new-pet.dto';
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, IntersectionType } from '@nestjs/swagger';
 import { PetProfileDto } from './pet-profile.dto';
-import { PetPhoto } from '../../../common/pet-photo';
-import { PET_STATUSES, PetStatus } from '../../../common/pet-status';
+import { PetPhoto } from '../../domain/pet-photo';
+import { PET_STATUSES, PetStatus } from '../../domain/pet-status';
 
 /** What names an animal and says whose it is. */
 class PetIdentityDto {

@@ -1,5 +1,5 @@
-import { PET_PROFILE_MEMBERS } from '../../common/pet-profile';
-import { sqlInstant } from '../database/sql-instant';
+import { PET_PROFILE_MEMBERS } from '../domain/pet-profile-shape';
+import { sqlInstant } from '../../platform/database/sql-instant';
 
 /** The profile's object members, member by member in the order answers give them. */
 const OBJECT_MEMBERS: Record<string, readonly string[]> = {

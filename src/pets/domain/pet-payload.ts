@@ -1,6 +1,6 @@
-import { PetPhoto } from '../pet-photo';
-import { PetProfile } from '../pet-profile';
-import { PetStatus } from '../pet-status';
+import { PetPhoto } from './pet-photo';
+import { PetProfile } from './pet-profile-shape';
+import { PetStatus } from './pet-status';
 
 /**
  * A pet as the API answers it (GET /v1/pets/{petId}), carried by `pet.*` events. Here so that
