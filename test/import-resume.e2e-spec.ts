@@ -12,8 +12,8 @@ import { buildOnce, ServiceProcess, startService, stopService } from './support/
 jest.setTimeout(60_000);
 
 const ADMIN_TOKEN = 'import-resume-admin-token-0123456789abcdef';
-/** Two batches (IMPORT_BATCH_ROWS): the kill lands in the second, the first committed. */
-const ROWS = 1_000;
+/** Three batches (IMPORT_BATCH_ROWS): the kill lands after the first is committed, before the last. */
+const ROWS = 1_500;
 
 describe('an import whose instance is killed half-way', () => {
   let first: ServiceProcess | undefined;
@@ -69,7 +69,10 @@ describe('an import whose instance is killed half-way', () => {
     const path = `/v1/imports/${submitted.body.id}`;
 
     // Killed once a batch is in, in the middle of a later one: while a step's transaction holds
-    // the import's row (its xmax a running transaction's), looked at without taking it.
+    // the import's row (its xmax a running transaction's), looked at without taking it. The
+    // embedded engine serves one connection's transaction at a time: there no one sees a step
+    // under way, and the kill lands between two steps (or as the next begins).
+    const embedded = process.env.TEST_EMBEDDED_DATABASE !== undefined;
     const importId = submitted.body.id as number;
     const held = async () =>
       (
@@ -82,7 +85,7 @@ describe('an import whose instance is killed half-way', () => {
     for (;;) {
       const read = (await apiClient(first.url, auth).get(path).expect(200)).body;
       expect(read.status).not.toMatch(/succeeded|failed/);
-      if (read.rows.created > 0 && (await held())) break;
+      if (read.rows.created > 0 && (embedded || (await held()))) break;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     first.child.kill('SIGKILL');
