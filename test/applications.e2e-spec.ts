@@ -457,7 +457,8 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
       }
     };
     const readers = [t.url, second.url, t.url, second.url].map(reader);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // The readers under way, each state before the delivery seen, however slow the machine.
+    while (seen.length < 4) await new Promise((resolve) => setTimeout(resolve, 5));
     await staff.patch(order).send({ status: 'delivered' }).expect(200);
     delivered = true;
     await Promise.all(readers);
