@@ -47,7 +47,7 @@ const DEPRECATION_HEADERS = {
 };
 const instant = (column) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const COLUMNS = `id, name, category_id, status, organization_id, profile, photos, version,
+const COLUMNS = `id, name, category_id, status, organization_id, external_id, profile, photos, version,
   ${instant('created_at')} AS created_at, ${instant('updated_at')} AS updated_at`;
 
 class Refusal {
@@ -90,7 +90,7 @@ const LIST_PARAMETERS = ['limit', 'after', 'status', 'categoryId', 'name'];
  */
 const LISTING_PARAMETERS = [
   ...['limit', 'after', 'near', 'radiusKm', 'id', 'status', 'categoryId', 'name'],
-  ...['organizationId', 'breed', 'age', 'sex', 'size', 'goodWith', 'houseTrained'],
+  ...['organizationId', 'externalId', 'breed', 'age', 'sex', 'size', 'goodWith', 'houseTrained'],
   ...['specialNeeds', 'hasPhotos', 'sort', 'seed'],
 ];
 const PET_FIELDS = ['name', 'categoryId', 'status'];
@@ -100,6 +100,7 @@ const PET_FIELDS = ['name', 'categoryId', 'status'];
  */
 const NEW_PET_MEMBERS = [
   ...PET_FIELDS,
+  'externalId',
   ...['breed', 'age', 'birthDate', 'sex', 'size', 'coat', 'colors', 'description'],
   ...['attributes', 'environment', 'tags'],
 ];
@@ -109,6 +110,7 @@ const toPet = (r) => ({
   categoryId: Number(r.category_id),
   status: r.status,
   organizationId: Number(r.organization_id),
+  externalId: r.external_id,
   // The profile (v1.3) member by member in the answers' order, as the service's mapper gives it.
   breed: {
     primary: r.profile.breed.primary,
@@ -261,7 +263,7 @@ async function createPet(req, headers, key) {
              INSERT INTO events (type, readers, data, organization_id)
              SELECT 'pet.created', 'pets', jsonb_build_object('id', id, 'name', name,
                       'categoryId', category_id, 'status', status,
-                      'organizationId', organization_id) || profile || jsonb_build_object(
+                      'organizationId', organization_id, 'externalId', external_id) || profile || jsonb_build_object(
                       'photos', photos, 'version', version, 'createdAt', created_at, 'updatedAt', updated_at),
                     organization_id
                FROM pet
