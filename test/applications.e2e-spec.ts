@@ -587,6 +587,22 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
     expectError(await stranger.delete(`/v1/applications/${a.id}/applicant`), 404, 'not_found');
   });
 
+  it('erasing an open application closes it (erased) and, when approved, releases its hold', async () => {
+    const { body: a } = await submit().expect(201);
+    const { body: approved } = await staff
+      .patch(`/v1/applications/${a.id}`)
+      .send({ status: 'approved' })
+      .expect(200);
+    expect((await staff.get(`/v1/pets/${petId}`).expect(200)).body.status).toBe('pending');
+    await adopter.delete(`/v1/applications/${a.id}/applicant`).expect(204);
+    const after = (await staff.get(`/v1/applications/${a.id}`).expect(200)).body;
+    expect([after.status, after.closedReason]).toEqual(['closed', 'erased']);
+    expect(after.applicant).toEqual({ name: null, email: null, phone: null, address: null });
+    const order = (await staff.get(`/v1/store/orders/${approved.orderId}`).expect(200)).body;
+    expect(order.status).toBe('cancelled');
+    expect((await staff.get(`/v1/pets/${petId}`).expect(200)).body.status).toBe('available');
+  });
+
   it('erases ended applications APPLICATION_RETENTION_DAYS after their last change, keeping status and decision; open ones never', async () => {
     const days = t.config.applications.retentionDays;
     expect(days).toBe(730);
