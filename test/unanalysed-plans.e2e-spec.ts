@@ -107,7 +107,12 @@ describe('listing plans on tables never analysed', () => {
     const sql = t.app.get(SqlStatements);
     const query = sql.query.bind(sql);
     jest.spyOn(sql, 'query').mockImplementation((statement, values) => {
-      if (/^\s*SELECT/i.test(statement.text)) sent.push({ text: statement.text, values });
+      // A listing's SELECT, not a background job's batch that locks what it takes (the sweep of
+      // lapsed orders, on its timer): that sorts only the placed orders that lapsed, which a
+      // partial index finds, and no reader waits on it.
+      if (/^\s*SELECT/i.test(statement.text) && !/FOR UPDATE/i.test(statement.text)) {
+        sent.push({ text: statement.text, values });
+      }
       return query(statement, values);
     });
     const db = t.dataSource;
