@@ -117,7 +117,10 @@ export class ImageWorkers {
 
   private workerAt(slot: number): Worker {
     const current = this.workers[slot];
-    if (current) return current;
+    // A worker whose channel closed is dead, though its exit may not have been reported yet: a
+    // job sent to it would be lost too (its send fails first, and a loaded machine reports the
+    // exit later). Its exit handler leaves the new worker in the slot.
+    if (current?.child.connected) return current;
     if (this.closed) throw this.lost();
     const { path, execArgv } = workerModule();
     const child = fork(path, [], {
