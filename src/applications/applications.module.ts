@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BackgroundModule } from '../platform/background/background.module';
+import { PetPortsModule } from '../pets/pet-ports.module';
 import { EventRecordingModule } from '../platform/event-log/event-recording.module';
 import { Feature } from '../platform/features/feature';
 import { HttpModule } from '../platform/http/http.module';
@@ -40,6 +41,7 @@ import { SqlApplicationRepository } from './infrastructure/sql-application.repos
     EventRecordingModule,
     BackgroundModule,
     OrderPortsModule,
+    PetPortsModule,
   ],
   controllers: [ApplicationsController],
   providers: [

@@ -4,13 +4,11 @@ import {
   ApplicationPageQuery,
   ApplicationRepository,
   NewApplication,
-  PetForApplications,
 } from '../../src/applications/application/application.repository';
 import {
   Application,
   ApplicationId,
   isFinal,
-  PetId,
 } from '../../src/applications/domain/application';
 import { Questionnaire } from '../../src/applications/domain/questionnaire';
 import { VersionPrecondition } from '../../src/common/versions';
@@ -21,20 +19,14 @@ import { VersionPrecondition } from '../../src/common/versions';
  */
 export class InMemoryApplicationRepository extends ApplicationRepository {
   readonly rows = new Map<ApplicationId, Application & { erased?: boolean }>();
-  readonly pets = new Map<PetId, PetForApplications>();
   readonly questionnaires = new Map<number, Questionnaire[]>();
   private nextId = 1;
-
-  async petFor(petId: PetId): Promise<PetForApplications | null> {
-    return this.pets.get(petId) ?? null;
-  }
 
   async add(application: NewApplication): Promise<Application> {
     const at = new Date().toISOString();
     const added: Application = {
       ...application,
       id: this.nextId++,
-      organizationId: this.pets.get(application.petId)?.organizationId ?? 1,
       status: 'submitted',
       decisionReason: null,
       orderId: null,
@@ -93,7 +85,7 @@ export class InMemoryApplicationRepository extends ApplicationRepository {
   }
 
   async organizationExists(organization: number): Promise<boolean> {
-    return [...this.pets.values()].some((pet) => pet.organizationId === organization);
+    return [...this.rows.values()].some((a) => a.organizationId === organization);
   }
 
   async questionnaire(organization: number, version?: number): Promise<Questionnaire | null> {

@@ -18,7 +18,7 @@ export class InMemoryPhotographedPets extends PhotographedPets {
     ownerOf: async (petId: PetId): Promise<PetOwner | null> => {
       this.asked++;
       const pet = this.pets.get(petId);
-      return pet ? { petId, organizationId: pet.owner, status: 'available' } : null;
+      return pet ? { petId, organizationId: pet.owner, status: 'available', deleted: false } : null;
     },
   };
 

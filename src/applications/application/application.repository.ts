@@ -10,14 +10,10 @@ import {
 } from '../domain/application';
 import { Questionnaire } from '../domain/questionnaire';
 
-/** What a pet is to an applicant: its organisation and whether it may be applied for. */
-export interface PetForApplications {
-  readonly organizationId: number;
-  readonly status: string;
-}
-
 export interface NewApplication {
   readonly petId: PetId;
+  /** The pet's, as the pets feature answered (PetOwnership) under the pet's lock. */
+  readonly organizationId: number;
   readonly applicantKeyId: string;
   readonly applicant: Applicant;
   readonly answers: Record<string, unknown>;
@@ -72,12 +68,10 @@ export interface ApplicationChanged {
  * docs/adr/0046 (a hold's pet before the application; a release's order before it).
  */
 export abstract class ApplicationRepository {
-  /** The pet, live, as this feature needs it; null when none (or deleted). */
-  abstract petFor(petId: PetId): Promise<PetForApplications | null>;
-
   /**
    * Adds the application if the key holds fewer than `openLimit` open ones (ApplicationLimitError)
    * and none open for the pet with this email (DuplicateApplicationError), under any concurrency.
+   * The caller holds the pet's lock (PetOwnership), so that it is not sold or deleted meanwhile.
    */
   abstract add(application: NewApplication, openLimit: number): Promise<Application>;
 

@@ -21,9 +21,9 @@ const stranger = who('40', ['applications:write'], null);
 
 async function repositoryWithOne() {
   const applications = new InMemoryApplicationRepository();
-  applications.pets.set(7, { organizationId: 3, status: 'available' });
   const added = await applications.add({
     petId: 7,
+    organizationId: 3,
     applicantKeyId: '10',
     applicant: {
       name: 'Ana Lima',

@@ -3,6 +3,7 @@ import { EventRecorder } from '../../common/events/event-recorder';
 import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
 import { Transactions } from '../../common/transactions';
+import { PetOwnership } from '../../pets/application/ports/pet-ownership';
 import {
   ClientIdempotencyKey,
   fingerprintOf,
@@ -38,6 +39,7 @@ export interface Submission {
 export class SubmitApplication {
   constructor(
     private readonly applications: ApplicationRepository,
+    private readonly pets: PetOwnership,
     private readonly idempotency: Idempotency,
     private readonly events: EventRecorder,
     private readonly transactions: Transactions,
@@ -52,10 +54,12 @@ export class SubmitApplication {
     checkScope(['applications:write'], requester.scopes);
     const submit = () =>
       this.transactions.run(async () => {
-        const pet = await this.applications.petFor(petId);
+        // Locked until the application is stored: an order's end (or a deletion) that would close
+        // it waits, then finds it open (docs/adr/0046: pets before applications).
+        const pet = await this.pets.ownerOf(petId, { lock: true, deleted: true });
         if (!pet) throw new PetNotFoundError(petId);
-        if (pet.status === 'sold' || pet.status === 'deleted') {
-          throw new PetNotAvailableError(petId, `it is ${pet.status}`);
+        if (pet.deleted || pet.status === 'sold') {
+          throw new PetNotAvailableError(petId, `it is ${pet.deleted ? 'deleted' : pet.status}`);
         }
         // The version the applicant answers: its organisation's latest, kept with the answers.
         const questionnaire = (await questionnaireOf(this.applications, pet.organizationId))!;
@@ -67,6 +71,7 @@ export class SubmitApplication {
         const added = await this.applications.add(
           {
             petId,
+            organizationId: pet.organizationId,
             applicantKeyId: requester.keyId,
             applicant: applicantOf(body.applicant as Record<string, unknown>),
             answers: answersOf(questionnaire, body.answers as Record<string, unknown>),

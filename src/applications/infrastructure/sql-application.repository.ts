@@ -3,16 +3,16 @@ import { VersionPrecondition, admits } from '../../common/versions';
 import { sqlInstant } from '../../platform/database/sql-instant';
 import { AdvisoryLock, SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { OrderHold, OrderHolds } from '../../orders/application/ports/order-holds';
+import { PetOwnership } from '../../pets/application/ports/pet-ownership';
 import {
   ApplicationChange,
   ApplicationChanged,
   ApplicationPageQuery,
   ApplicationRepository,
   NewApplication,
-  PetForApplications,
   SideEvent,
 } from '../application/application.repository';
-import { Application, ApplicationId, PetId } from '../domain/application';
+import { Application, ApplicationId } from '../domain/application';
 import {
   ApplicationLimitError,
   ApplicationVersionMismatchError,
@@ -32,24 +32,18 @@ const OPEN = `('submitted', 'under_review', 'approved')`;
 /** Serialises one key's submissions, so that each counts the key's open applications after the last. */
 const applicantLock = (key: string): AdvisoryLock => [20450, Number(BigInt(key) % 2n ** 31n)];
 
-const PET: SqlStatement = {
-  name: 'applications_pet',
-  text: `SELECT organization_id AS "organizationId",
-                CASE WHEN deleted_at IS NULL THEN status ELSE 'deleted' END AS status
-           FROM pets WHERE id = $1`,
-};
-const OPEN_OF_KEY: SqlStatement = {
-  name: 'applications_open_of_key',
-  text: `SELECT count(*)::int AS "open" FROM applications
-          WHERE applicant_key_id = $1 AND status IN ${OPEN}`,
-};
-/** Stored only while the pet is live and not sold, read in the same statement. */
+/**
+ * Stored only while the key holds fewer than $7 open applications (counting no further: a key's
+ * history costs nothing), counted after the key's lock was taken, so that no two count alike.
+ */
 const INSERT: SqlStatement = {
   name: 'applications_insert',
   text: `INSERT INTO applications (pet_id, organization_id, applicant_key_id, status, applicant,
                                    applicant_email, answers, questionnaire_version)
-         SELECT id, organization_id, $2, 'submitted', $3, lower($3::jsonb ->> 'email'), $4, $5
-           FROM pets WHERE id = $1 AND deleted_at IS NULL AND status <> 'sold'
+         SELECT $1, $2, $3, 'submitted', $4, lower($4::jsonb ->> 'email'), $5, $6
+          WHERE (SELECT count(*) FROM (SELECT 1 FROM applications
+                                        WHERE applicant_key_id = $3 AND status IN ${OPEN}
+                                        LIMIT $7) AS "open") < $7
          RETURNING ${COLUMNS}`,
 };
 const FIND_BY_ID: SqlStatement = {
@@ -59,10 +53,6 @@ const FIND_BY_ID: SqlStatement = {
 const LOCK_BY_ID: SqlStatement = {
   name: 'applications_lock_by_id',
   text: `SELECT ${COLUMNS} FROM applications WHERE id = $1 FOR UPDATE`,
-};
-const LOCK_PET: SqlStatement = {
-  name: 'applications_lock_pet',
-  text: 'SELECT 1 FROM pets WHERE id = $1 FOR UPDATE',
 };
 const LOCK_ORDER: SqlStatement = {
   name: 'applications_lock_order',
@@ -172,27 +162,24 @@ export class SqlApplicationRepository extends ApplicationRepository {
   constructor(
     private readonly sql: SqlStatements,
     private readonly orders: OrderHolds,
+    private readonly pets: PetOwnership,
   ) {
     super();
   }
 
-  async petFor(petId: PetId): Promise<PetForApplications | null> {
-    const [row] = await this.sql.query<{ organizationId: string; status: string }>(PET, [petId]);
-    return row ? { organizationId: Number(row.organizationId), status: row.status } : null;
-  }
-
   add(application: NewApplication, openLimit: number): Promise<Application> {
-    const { petId, applicantKeyId, applicant, answers, questionnaireVersion } = application;
+    const { petId, organizationId, applicantKeyId, applicant, answers, questionnaireVersion } =
+      application;
     return this.sql.transaction(async () => {
-      const [{ open }] = await this.sql.query<{ open: number }>(OPEN_OF_KEY, [applicantKeyId]);
-      if (open >= openLimit) throw new ApplicationLimitError(openLimit);
       const rows = await this.sql
         .query<ApplicationRow>(INSERT, [
           petId,
+          organizationId,
           applicantKeyId,
           JSON.stringify(applicant),
           JSON.stringify(answers),
           questionnaireVersion,
+          openLimit,
         ])
         .catch((error: unknown) => {
           if (isUniqueViolation(error, 'applications_one_open_per_applicant')) {
@@ -200,7 +187,7 @@ export class SqlApplicationRepository extends ApplicationRepository {
           }
           throw error;
         });
-      if (rows.length === 0) throw new PetNotAvailableError(petId, 'it is sold or removed');
+      if (rows.length === 0) throw new ApplicationLimitError(openLimit);
       return ApplicationMapper.toDomain(rows[0]);
     }, applicantLock(applicantKeyId));
   }
@@ -237,7 +224,9 @@ export class SqlApplicationRepository extends ApplicationRepository {
       // the order first, as every change of an order does.
       const [peek] = await this.sql.query<ApplicationRow>(FIND_BY_ID, [id]);
       if (!peek) return null;
-      if (intent === 'hold') await this.sql.query(LOCK_PET, [peek.petId]);
+      if (intent === 'hold') {
+        await this.pets.ownerOf(Number(peek.petId), { lock: true, deleted: true });
+      }
       if (intent === 'release' && peek.orderId !== null) {
         await this.sql.query(LOCK_ORDER, [peek.orderId]);
       }
@@ -292,8 +281,8 @@ export class SqlApplicationRepository extends ApplicationRepository {
   private async hold(current: Application): Promise<{ orderId: number; side: SideEvent[] }> {
     const held = await this.orders.placeFor(current.petId, current.applicantKeyId);
     if (!held) {
-      const pet = await this.petFor(current.petId);
-      const status = pet?.status ?? 'deleted';
+      const pet = await this.pets.ownerOf(current.petId, { deleted: true });
+      const status = !pet || pet.deleted ? 'deleted' : pet.status;
       throw new PetNotAvailableError(
         current.petId,
         status === 'pending' ? 'it is held (by an order or by hand)' : `it is ${status}`,

@@ -1,23 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { isPetStatus } from '../domain/pet-status';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
-import { PetOwner, PetOwnership } from '../application/ports/pet-ownership';
+import { PetOwner, PetOwnership, PetOwnershipOptions } from '../application/ports/pet-ownership';
 
-const COLUMNS = `id AS "petId", organization_id AS "organizationId", status`;
-/** A deleted pet is no pet: none for every feature, as for an id never given. */
-const OWNER: SqlStatement = {
-  name: 'pets_owner',
-  text: `SELECT ${COLUMNS} FROM pets WHERE id = $1 AND deleted_at IS NULL`,
-};
-const OWNER_LOCKED: SqlStatement = {
-  name: 'pets_owner_locked',
-  text: `SELECT ${COLUMNS} FROM pets WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`,
-};
+const COLUMNS = `id AS "petId", organization_id AS "organizationId", status,
+  deleted_at IS NOT NULL AS "deleted"`;
+/**
+ * A deleted pet is no pet: none for every feature, as for an id never given, unless the feature
+ * asks for deleted ones too. One statement per combination of the options, each prepared once.
+ */
+const owner = (lock: boolean, deleted: boolean): SqlStatement => ({
+  name: `pets_owner${deleted ? '_any' : ''}${lock ? '_locked' : ''}`,
+  text: `SELECT ${COLUMNS} FROM pets WHERE id = $1${deleted ? '' : ' AND deleted_at IS NULL'}${
+    lock ? ' FOR UPDATE' : ''
+  }`,
+});
+const OWNER = [owner(false, false), owner(true, false), owner(false, true), owner(true, true)];
 
 interface OwnerRow {
   petId: string | number;
   organizationId: string | number;
   status: string;
+  deleted: boolean;
 }
 
 /** The owner of a pet, read from the pets feature's own table. */
@@ -27,6 +31,7 @@ export function toPetOwner(row: OwnerRow): PetOwner {
     petId: Number(row.petId),
     organizationId: Number(row.organizationId),
     status: row.status,
+    deleted: row.deleted,
   };
 }
 
@@ -36,8 +41,9 @@ export class SqlPetOwnership extends PetOwnership {
     super();
   }
 
-  async ownerOf(petId: number, options?: { lock?: boolean }): Promise<PetOwner | null> {
-    const [row] = await this.sql.query<OwnerRow>(options?.lock ? OWNER_LOCKED : OWNER, [petId]);
+  async ownerOf(petId: number, options: PetOwnershipOptions = {}): Promise<PetOwner | null> {
+    const statement = OWNER[(options.lock ? 1 : 0) + (options.deleted ? 2 : 0)];
+    const [row] = await this.sql.query<OwnerRow>(statement, [petId]);
     return row ? toPetOwner(row) : null;
   }
 }

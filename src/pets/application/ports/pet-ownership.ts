@@ -1,11 +1,23 @@
 import { OrganizationId } from '../../../common/ownership';
 import { PetStatus } from '../../domain/pet-status';
 
-/** A live pet as the other features see it: which organisation owns it, and its status. */
+/** A pet as the other features see it: which organisation owns it, its status, whether deleted. */
 export interface PetOwner {
   readonly petId: number;
   readonly organizationId: OrganizationId;
   readonly status: PetStatus;
+  /** Only ever true when asked for (`deleted: true`): a deleted pet is otherwise none. */
+  readonly deleted: boolean;
+}
+
+export interface PetOwnershipOptions {
+  /** Inside a transaction: the pet's row stays locked until the transaction ends. */
+  readonly lock?: boolean;
+  /**
+   * A deleted pet too, as `deleted: true`: for a feature whose answer differs between a pet
+   * that never was and one that was removed (an application to it is 409, not 404).
+   */
+  readonly deleted?: boolean;
 }
 
 /**
@@ -16,9 +28,10 @@ export interface PetOwner {
  */
 export abstract class PetOwnership {
   /**
-   * The pet's owner and status, or null when there is no such pet (a deleted one included). With
-   * `lock`, inside a transaction, the pet's row stays locked until the transaction ends, so that
-   * changes that depend on the pet happen one at a time (docs/adr/0046: `pets` after `orders`).
+   * The pet's owner and status, or null when there is no such pet (a deleted one included, unless
+   * `deleted`). With `lock`, inside a transaction, the pet's row stays locked until the transaction
+   * ends, so that changes that depend on the pet happen one at a time (docs/adr/0046: `pets` after
+   * `orders`).
    */
-  abstract ownerOf(petId: number, options?: { lock?: boolean }): Promise<PetOwner | null>;
+  abstract ownerOf(petId: number, options?: PetOwnershipOptions): Promise<PetOwner | null>;
 }
