@@ -3,12 +3,15 @@
 // organisation's applications page with a status filter at --large-rows applications (1,000,000)
 // on a table never analysed, against a plain pets page (p99 at most 2×), in interleaved rounds
 // (medians).
+import { createHash } from 'node:crypto';
 import { insertKey, log, newKey, seedPets } from '../environment.mjs';
 import { summarize } from '../report.mjs';
 
 /** The default questionnaire's required answers, and the applicant each submission varies. */
 const ANSWERS = { household: 'Two adults, no children.', housing: 'own' };
 const STATUSES = ['submitted', 'under_review', 'denied', 'withdrawn', 'closed'];
+/** The applicants submitting, in turn. */
+const ADOPTERS = 1_000;
 
 /**
  * `count` applications of the house's pets by one key, spread over the statuses no pet holds
@@ -29,6 +32,24 @@ async function seedApplications(client, count, pets, keyId) {
   );
 }
 
+/**
+ * `count` adopters' keys (`applications:write`, no organisation), in one statement: submissions
+ * come from many applicants, as the cap on each key's open applications means they do. One key
+ * applying thousands of times would measure its own lock and its thousands of open applications.
+ */
+async function insertAdopterKeys(client, count) {
+  const keys = Array.from({ length: count }, newKey);
+  const hash = (key) => createHash('sha256').update(key).digest('hex');
+  await client.query(
+    `INSERT INTO api_keys (name, plan, per_minute, per_day, open_orders, prefix, hash, scopes)
+     SELECT 'bench adopter', 'enterprise', 1000000000, 1000000000, 1000000000, prefix, hash,
+            ARRAY['applications:write']
+       FROM unnest($1::text[], $2::text[]) AS k(prefix, hash)`,
+    [keys.map((key) => key.slice(0, 13)), keys.map(hash)],
+  );
+  return keys.map((key) => ({ authorization: `Bearer ${key}` }));
+}
+
 export async function measureApplications(bench) {
   const { rounds, warmup, largeRows, rows, smoke } = bench.settings;
   const count = smoke ? rows : largeRows;
@@ -39,7 +60,7 @@ export async function measureApplications(bench) {
     await db.client.connect();
     await seedPets(db.client, rows);
     await insertKey(db.client, bench.key);
-    // The house's staff reviewing applications, and applying itself (one key, both scopes).
+    // The house's staff reviewing applications, and the applicant of the seeded ones.
     const staff = newKey();
     await insertKey(db.client, staff, {
       name: 'bench staff',
@@ -49,12 +70,14 @@ export async function measureApplications(bench) {
       await db.client.query(`SELECT id FROM api_keys WHERE name = 'bench staff'`)
     ).rows;
     await seedApplications(db.client, count, rows, staffKeyId);
+    const adopters = await insertAdopterKeys(db.client, ADOPTERS);
     await bench.untilKeysKnown();
     const staffAuth = { authorization: `Bearer ${staff}` };
     const json = { 'content-type': 'application/json' };
 
-    // Each submission a new applicant (one open application per key, pet and email), for an
-    // available pet (seedPets makes every third one available: ids 3, 6, 9…).
+    // Each submission a new applicant's email from the next adopter's key (one open application
+    // per key, pet and email), for an available pet (seedPets makes every third one available:
+    // ids 3, 6, 9…).
     let submitted = 0;
     const submissions = {};
     const available = Math.floor(rows / 3);
@@ -68,7 +91,7 @@ export async function measureApplications(bench) {
       'POST /v1/pets/{petId}/applications': {
         method: 'POST',
         path: '/v1/pets/3/applications',
-        headers: { ...staffAuth, ...json },
+        headers: { ...adopters[0], ...json },
         onResponse: (status) => (submissions[status] = (submissions[status] ?? 0) + 1),
         requests: [
           {
@@ -76,6 +99,7 @@ export async function measureApplications(bench) {
               const n = submitted++;
               return {
                 ...request,
+                headers: { ...adopters[n % ADOPTERS], ...json },
                 path: `/v1/pets/${3 * (1 + (n % available))}/applications`,
                 body: JSON.stringify({
                   applicant: {
