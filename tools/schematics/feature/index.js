@@ -29,8 +29,9 @@ const NAME_MAX = 100;
 
 /**
  * What the child feature needs to know of its parent, read from the parent's migrations: that its
- * table exists, and whether its rows are deleted by a `deleted_at` (then a deleted parent is not
- * found, as its own routes say). Nothing of the parent's code is imported.
+ * table exists (the child's foreign key refers to it), and whether its rows are deleted by a
+ * `deleted_at` (then a deleted parent is not found, as its own routes say). Nothing of the
+ * parent's code is run; the generated code imports the parent's ports only (PORTED_PARENT).
  */
 function parentFacts(root, parent) {
   const folder = join(root, 'src', parent);
@@ -56,8 +57,17 @@ function parentFacts(root, parent) {
   return { table, softDeleted: column('deleted_at'), owned: column('organization_id') };
 }
 
-/** The templates of a nested feature only: the parent's port, adapter and path. */
+/** The templates of a nested feature only: the parent's lookup port, its adapter, and its path. */
 const PARENT_ONLY = /__parentName__/;
+/** The lookup port and its adapter: for a parent that publishes no port of its own. */
+const LOOKUP_ONLY = /__parentName__-lookup/;
+
+/**
+ * The parent that answers "which organisation owns this one" through its own port (docs/adr/0068):
+ * the pets feature's PetOwnership, exported by its PetPortsModule. A feature nested under it asks
+ * that port and writes no lookup of its own, nor any SQL that reads the parent's table.
+ */
+const PORTED_PARENT = 'pets';
 
 /** As event-types.ts checks them at start-up: checked here first, to name the fix. */
 const EVENT_NAME = /^[a-z][a-z0-9]*(\.[a-z][a-z0-9_]*)+$/;
@@ -95,11 +105,14 @@ function feature(options) {
         );
       }
     }
+    const petOwnership = parent === PORTED_PARENT;
     const words = wordsOf(name);
     const parentWords = wordsOf(parentName);
     const templates = apply(url('./files'), [
-      // The parent's port and adapter only for a nested feature.
+      // The parent's templates only for a nested feature; its lookup only when the parent has no
+      // port of its own.
       filter((path) => parent !== undefined || !PARENT_ONLY.test(path)),
+      filter((path) => !petOwnership || !LOOKUP_ONLY.test(path)),
       applyTemplates({
         ...strings,
         name,
@@ -122,6 +135,8 @@ function feature(options) {
         parentName,
         parentTable: facts?.table ?? '',
         parentSoftDeleted: facts?.softDeleted ?? false,
+        // The parent is the pets feature: asked through PetOwnership (PetPortsModule).
+        petOwnership,
         // The route: `v1/pets/:petId/vaccinations`, or `v1/kennels`.
         route:
           parent === undefined
