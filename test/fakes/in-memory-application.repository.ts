@@ -5,11 +5,7 @@ import {
   ApplicationRepository,
   NewApplication,
 } from '../../src/applications/application/application.repository';
-import {
-  Application,
-  ApplicationId,
-  isFinal,
-} from '../../src/applications/domain/application';
+import { Application, ApplicationId, isFinal } from '../../src/applications/domain/application';
 import { Questionnaire } from '../../src/applications/domain/questionnaire';
 import { VersionPrecondition } from '../../src/common/versions';
 
