@@ -26,5 +26,20 @@ export function dateTimeProblem(text: string): string | null {
   return null;
 }
 
+/** RFC 3339 `full-date` (section 5.6): `2024-03-01`, a calendar day with no time or zone. */
+const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Why the text is no RFC 3339 full-date that exists (`2024-03-01`; no February 30), or null. */
+export function fullDateProblem(text: string): string | null {
+  const match = FULL_DATE.exec(text);
+  if (!match) return 'must be a full-date such as 2024-03-01';
+  const [year, month, day] = match.slice(1).map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || year < 1) {
+    return `has no day ${match[3]} in month ${match[2]}`;
+  }
+  return null;
+}
+
 /** The instant of a date-time `dateTimeProblem` accepts. */
 export const instantOf = (text: string) => new Date(text);

@@ -12,6 +12,7 @@ import {
   PetSex,
   PetSize,
 } from './pet-profile-shape';
+import { fullDateProblem } from '../../common/date-time';
 import { TextBounds, textProblem } from '../../common/text';
 import { InvalidPetError } from './pet.errors';
 
@@ -62,7 +63,6 @@ const UNKNOWN_ATTRIBUTES: PetAttributes = {
 };
 const UNKNOWN_ENVIRONMENT: PetEnvironment = { children: null, dogs: null, cats: null };
 
-const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** The latest time zone (Kiribati, UTC+14): a birth date is in the future nowhere before that. */
 const LATEST_OFFSET_MS = 14 * 60 * 60 * 1000;
 
@@ -87,13 +87,8 @@ function checkFlag(value: unknown, member: string, nullable: boolean): void {
 
 /** Why `text` is no full-date (RFC 3339 `2024-03-01`) on or before today anywhere, or null. */
 export function birthDateProblem(text: string, now: Date): string | null {
-  const match = FULL_DATE.exec(text);
-  if (!match) return 'must be a full-date such as 2024-03-01';
-  const [year, month, day] = match.slice(1).map(Number);
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || year < 1) {
-    return `has no day ${match[3]} in month ${match[2]}`;
-  }
+  const problem = fullDateProblem(text);
+  if (problem) return problem;
   const latestToday = new Date(now.getTime() + LATEST_OFFSET_MS).toISOString().slice(0, 10);
   return text > latestToday ? 'must not be in the future' : null;
 }
