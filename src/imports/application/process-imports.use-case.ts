@@ -8,8 +8,12 @@ import { ClaimedImport, ImportProgress, ImportRepository } from './import.reposi
 
 /** Rows imported in one step, in one transaction: memory and a step's time are bounded by it. */
 export const IMPORT_BATCH_ROWS = 500;
-/** Rows counted in one step, before any is imported. */
-const COUNT_ROWS = 20_000;
+/**
+ * Rows counted in one step, before any is imported. A step's parsing holds the instance's event
+ * loop: 20,000 rows held it 150-250 ms, and the requests queued behind (the listing's p97.5 at
+ * 400 ms during an import); 2,000 hold it about 11 ms.
+ */
+const COUNT_ROWS = 2_000;
 /** The largest first window of a file a step reads; doubled while it holds no whole row. */
 const WINDOW_BYTES = 1024 * 1024;
 /** The smallest first window: a few rows of any file. */
