@@ -6,8 +6,13 @@ import { headerProblem } from '../domain/pet-columns';
 import { FileReader, RowsRead, UnreadableFileError } from './file-reader';
 import { ClaimedImport, ImportProgress, ImportRepository } from './import.repository';
 
-/** Rows imported in one step, in one transaction: memory and a step's time are bounded by it. */
-export const IMPORT_BATCH_ROWS = 500;
+/**
+ * Rows imported in one step, in one transaction: memory and a step's time are bounded by it. A
+ * step holds a database backend busy with the pets' indexes, and the requests that meet it wait:
+ * measured at 100, 150, 250 and 500 rows (docs/performance.md), 150 kept the listing's p99 while
+ * importing within 1.5× of idle and 100,000 rows within 60 s; 500 did not keep the p99.
+ */
+export const IMPORT_BATCH_ROWS = 150;
 /**
  * Rows counted in one step, before any is imported. A step's parsing holds the instance's event
  * loop: 20,000 rows held it 150-250 ms, and the requests queued behind (the listing's p97.5 at
@@ -123,9 +128,9 @@ export class ProcessImports {
 }
 
 /**
- * A first window about the size of `most` rows, by the rows counted so far: a step that takes 500
- * rows reads some 60 KB of a file of short rows, not a megabyte (which it read, and parsed, for
- * each 500 rows: a 100,000-row import read 200 MB).
+ * A first window about the size of `most` rows, by the rows counted so far: a step that takes 150
+ * rows reads some 18 KB of a file of short rows, not a megabyte (which it read, and parsed, for
+ * each batch: a 100,000-row import of 500-row batches read 200 MB).
  */
 function firstWindow(claimed: ClaimedImport, most: number): number {
   if (claimed.counted === 0) return WINDOW_BYTES;

@@ -95,7 +95,7 @@ export class CsvNdjsonFileReader extends FileReader {
 
 /**
  * The first `most` whole records of `window`, each with the byte after it; at the file's end, the
- * last one too. The parser stops at `most`: a step that takes 500 rows of a window holding
+ * last one too. The parser stops at `most`: a step that takes 150 rows of a window holding
  * thousands no longer parses them all.
  */
 function csvRecords(
