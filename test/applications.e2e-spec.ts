@@ -255,6 +255,24 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
     );
   });
 
+  it('caps them exactly when a key submits many at once, over two instances', async () => {
+    const { auth } = await t.issueKey({ plan: 'free', limits: undefined });
+    const answered = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        submit(apiClient(i % 2 === 0 ? t.url : second.url, auth), {
+          applicant: { ...applicant, email: `c${i}@example.com` },
+          answers,
+        }),
+      ),
+    );
+    expect(answered.map(({ status }) => status).sort()).toEqual([
+      201, 201, 201, 201, 201, 409, 409, 409,
+    ]);
+    for (const refused of answered.filter(({ status }) => status === 409)) {
+      expectError(refused, 409, 'limit_reached');
+    }
+  });
+
   it('shows an application to its applicant and its staff only; notes and assignee to staff only', async () => {
     const { body: created } = await submit().expect(201);
     const note = () =>
@@ -428,6 +446,8 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
     await staff.delete(`/v1/pets/${petId}`).expect(204);
     const removed = (await stranger.get(`/v1/applications/${c.id}`).expect(200)).body;
     expect([removed.status, removed.closedReason]).toEqual(['closed', 'pet_removed']);
+    // A deleted pet is one that was: 409, not the 404 of a pet that never existed.
+    expectError(await submit(stranger), 409, 'pet_not_available');
   });
 
   it('a reader never sees the pet sold while a competitor is still open (one transaction)', async () => {
