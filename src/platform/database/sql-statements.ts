@@ -137,7 +137,11 @@ export class SqlStatements {
     const takeLock = lock && `SELECT pg_advisory_xact_lock(${lockKeys(lock)})`;
     const joined = this.inTransaction.getStore();
     if (joined) {
-      if (takeLock) sendAhead(joined, takeLock);
+      // A transaction-scoped lock is held until the end: taken once is enough.
+      if (takeLock && !joined.locks.has(takeLock)) {
+        joined.locks.add(takeLock);
+        sendAhead(joined, takeLock);
+      }
       return work();
     }
     for (let attempt = 1; ; attempt++) {
@@ -159,7 +163,12 @@ export class SqlStatements {
     // release: its loss is heard from the connection's first moment (pool-client).
     let broken: Error | undefined;
     this.open += 1;
-    const open: OpenTransaction = { client, opening, atCommit: [] };
+    const open: OpenTransaction = {
+      client,
+      opening,
+      atCommit: [],
+      locks: new Set(takeLock ? [takeLock] : []),
+    };
     try {
       const result = await this.inTransaction.run(open, work);
       await commit(open);
@@ -196,6 +205,8 @@ interface OpenTransaction {
    */
   ahead?: Promise<unknown>;
   atCommit: QueryConfig[];
+  /** The advisory locks it took (their statements). */
+  locks: Set<string>;
 }
 
 /** Sends a statement of the transaction: with the statements that open it, if it is the first. */
