@@ -129,6 +129,14 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
       'message',
     ]);
     expect(read.headers.etag).toBe('"1"');
+    // The second instance learns version 1 from a submission of its own.
+    const onSecond = apiClient(second.url, (await t.issueKey()).auth);
+    const first = await submit(onSecond, {
+      applicant: { ...applicant, email: 'b@example.com' },
+      answers,
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.questionnaireVersion).toBe(1);
     const questions = [
       ...read.body.questions,
       { id: 'garden', text: 'A garden?', type: 'boolean', required: true },
@@ -167,6 +175,14 @@ describe('Adoption applications (CONTRACT.md v1.4)', () => {
       answers: { ...answers, garden: false },
     }).expect(201);
     expect(created.body.questionnaireVersion).toBe(2);
+    // So does one through the instance that knew version 1: it answers what was saved on the other.
+    const stale = { applicant: { ...applicant, email: 'c@example.com' }, answers };
+    expect(
+      expectError(await submit(onSecond, stale), 400, 'validation_failed').body.details,
+    ).toEqual([expect.objectContaining({ field: 'answers.garden' })]);
+    const current = await submit(onSecond, { ...stale, answers: { ...answers, garden: true } });
+    expect(current.status).toBe(201);
+    expect(current.body.questionnaireVersion).toBe(2);
   });
 
   it('submits: 201 with Location, the applicant view, and application.submitted for the two audiences', async () => {

@@ -18,7 +18,19 @@ export class InMemoryApplicationRepository extends ApplicationRepository {
   readonly questionnaires = new Map<number, Questionnaire[]>();
   private nextId = 1;
 
-  async add(application: NewApplication): Promise<Application> {
+  /** What latestKnownQuestionnaire answers until add finds it stale; unset: the latest. */
+  readonly known = new Map<number, Questionnaire | null>();
+
+  submitting<T>(_applicantKeyId: string, work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
+  async add(application: NewApplication): Promise<Application | null> {
+    const latest = await this.questionnaire(application.organizationId);
+    if ((latest?.version ?? 1) !== application.questionnaireVersion) {
+      this.known.delete(application.organizationId);
+      return null;
+    }
     const at = new Date().toISOString();
     const added: Application = {
       ...application,
@@ -85,11 +97,18 @@ export class InMemoryApplicationRepository extends ApplicationRepository {
   }
 
   async questionnaire(organization: number, version?: number): Promise<Questionnaire | null> {
+    // The latest, read: known from then on.
+    if (version === undefined) this.known.delete(organization);
     const versions = this.questionnaires.get(organization) ?? [];
     return (
       (version === undefined ? versions.at(-1) : versions.find((q) => q.version === version)) ??
       null
     );
+  }
+
+  async latestKnownQuestionnaire(organization: number): Promise<Questionnaire | null> {
+    const known = this.known.get(organization);
+    return known !== undefined ? known : this.questionnaire(organization);
   }
 
   async saveQuestionnaire(

@@ -69,11 +69,20 @@ export interface ApplicationChanged {
  */
 export abstract class ApplicationRepository {
   /**
-   * Adds the application if the key holds fewer than `openLimit` open ones (ApplicationLimitError)
-   * and none open for the pet with this email (DuplicateApplicationError), under any concurrency.
-   * The caller holds the pet's lock (PetOwnership), so that it is not sold or deleted meanwhile.
+   * Runs `work` in a transaction in which the key's submissions are taken one at a time from its
+   * first statement: `add` counts the key's open applications with no other submission of the key
+   * under way.
    */
-  abstract add(application: NewApplication, openLimit: number): Promise<Application>;
+  abstract submitting<T>(applicantKeyId: string, work: () => Promise<T>): Promise<T>;
+
+  /**
+   * Adds the application if the key holds fewer than `openLimit` open ones (ApplicationLimitError)
+   * and none open for the pet with this email (DuplicateApplicationError), under any concurrency;
+   * null, adding nothing, if `questionnaireVersion` is no longer the organisation's latest (the
+   * caller reads the latest again: latestKnownQuestionnaire then knows it). The caller holds the
+   * pet's lock (PetOwnership), so that it is not sold or deleted meanwhile.
+   */
+  abstract add(application: NewApplication, openLimit: number): Promise<Application | null>;
 
   abstract findById(id: ApplicationId): Promise<Application | null>;
 
@@ -98,6 +107,15 @@ export abstract class ApplicationRepository {
 
   /** The organisation's questionnaire versions written by its staff; `version` or the latest. */
   abstract questionnaire(organization: number, version?: number): Promise<Questionnaire | null>;
+
+  /**
+   * The organisation's latest questionnaire written by its staff as this instance last knew it:
+   * perhaps a version behind, which `add` finds out. For submissions, which need not read it each
+   * time; a reader is answered with `questionnaire`.
+   */
+  abstract latestKnownQuestionnaire(
+    organization: number,
+  ): Promise<Questionnaire | null> | Questionnaire | null;
 
   /** Saves the next version if the latest is `expected` (else null: another came first). */
   abstract saveQuestionnaire(

@@ -1,10 +1,15 @@
 import { Clock } from '../../common/clock';
 import { Requester } from '../../common/requester';
 import { InsufficientScopeError } from '../../common/scopes';
-import { ApplicationNotFoundError } from '../domain/application.errors';
+import { PetOwnership } from '../../pets/application/ports/pet-ownership';
+import { ApplicationNotFoundError, InvalidApplicationError } from '../domain/application.errors';
+import { DEFAULT_QUESTIONNAIRE } from '../domain/questionnaire';
 import { EraseExpiredApplications } from './erase-expired-applications.use-case';
 import { GetApplication } from './get-application.use-case';
+import { SubmitApplication } from './submit-application.use-case';
 import { InMemoryApplicationRepository } from '../../../test/fakes/in-memory-application.repository';
+import { InMemoryEvents } from '../../../test/fakes/in-memory-events';
+import { InMemoryIdempotency } from '../../../test/fakes/in-memory-idempotency';
 
 const DAY_MS = 86_400_000;
 const NOW = Date.parse('2028-06-01T00:00:00.000Z');
@@ -34,7 +39,7 @@ async function repositoryWithOne() {
     answers: { household: 'Two adults', housing: 'own' },
     questionnaireVersion: 1,
   });
-  return { applications, id: added.id };
+  return { applications, id: added!.id };
 }
 
 describe('GetApplication', () => {
@@ -52,6 +57,46 @@ describe('GetApplication', () => {
     await expect(get.execute(who('10', ['pets:read'], null), id)).rejects.toThrow(
       InsufficientScopeError,
     );
+  });
+});
+
+describe('SubmitApplication', () => {
+  const pets: PetOwnership = {
+    ownerOf: async (petId) => ({ petId, organizationId: 3, status: 'available', deleted: false }),
+  };
+  const body = (answers: object) => ({
+    applicant: {
+      name: 'Ana Lima',
+      email: 'ana@example.com',
+      address: { city: 'Bath', country: 'GB' },
+    },
+    answers,
+  });
+
+  it('answers a newer questionnaire than the one this instance knew: checked against it, kept with its version', async () => {
+    const applications = new InMemoryApplicationRepository();
+    const version2 = {
+      version: 2,
+      questions: [{ id: 'garden', text: 'A garden?', type: 'boolean' as const, required: true }],
+    };
+    await applications.saveQuestionnaire(3, 1, version2);
+    // Another instance saved version 2; this one still knows the default.
+    applications.known.set(3, null);
+    const submit = new SubmitApplication(
+      applications,
+      pets,
+      new InMemoryIdempotency(),
+      new InMemoryEvents(),
+    );
+    const applier = { ...applicant, openApplicationLimit: 5 };
+    const fitsDefault = body({ household: 'Two adults', housing: 'own' });
+    await expect(submit.execute(applier, 7, fitsDefault)).rejects.toThrow(InvalidApplicationError);
+    expect(applications.rows.size).toBe(0);
+    applications.known.set(3, null);
+    const { application } = await submit.execute(applier, 7, body({ garden: true }));
+    expect(application).toMatchObject({ questionnaireVersion: 2, answers: { garden: true } });
+    expect(await applications.latestKnownQuestionnaire(3)).toEqual(version2);
+    expect(DEFAULT_QUESTIONNAIRE.version).toBe(1);
   });
 });
 

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { EventRecorder } from '../../common/events/event-recorder';
 import { Requester } from '../../common/requester';
 import { checkScope } from '../../common/scopes';
-import { Transactions } from '../../common/transactions';
 import { PetOwnership } from '../../pets/application/ports/pet-ownership';
 import {
   ClientIdempotencyKey,
@@ -21,8 +20,8 @@ import {
   PetNotAvailableError,
   PetNotFoundError,
 } from '../domain/application.errors';
-import { answersOf, answersProblems } from '../domain/questionnaire';
-import { applicationEvent, questionnaireOf } from './application-events';
+import { answersOf, answersProblems, DEFAULT_QUESTIONNAIRE } from '../domain/questionnaire';
+import { applicationEvent } from './application-events';
 import { ApplicationRepository } from './application.repository';
 
 /** A key applying, with the cap on open applications its plan gives it (its open orders' cap). */
@@ -42,7 +41,6 @@ export class SubmitApplication {
     private readonly pets: PetOwnership,
     private readonly idempotency: Idempotency,
     private readonly events: EventRecorder,
-    private readonly transactions: Transactions,
   ) {}
 
   async execute(
@@ -53,7 +51,7 @@ export class SubmitApplication {
   ): Promise<Submission> {
     checkScope(['applications:write'], requester.scopes);
     const submit = () =>
-      this.transactions.run(async () => {
+      this.applications.submitting(requester.keyId, async () => {
         // Locked until the application is stored: an order's end (or a deletion) that would close
         // it waits, then finds it open (docs/adr/0046: pets before applications).
         const pet = await this.pets.ownerOf(petId, { lock: true, deleted: true });
@@ -61,26 +59,34 @@ export class SubmitApplication {
         if (pet.deleted || pet.status === 'sold') {
           throw new PetNotAvailableError(petId, `it is ${pet.deleted ? 'deleted' : pet.status}`);
         }
-        // The version the applicant answers: its organisation's latest, kept with the answers.
-        const questionnaire = (await questionnaireOf(this.applications, pet.organizationId))!;
-        const problems = [
-          ...applicantProblems(body.applicant),
-          ...answersProblems(questionnaire, body.answers),
-        ];
-        if (problems.length > 0) throw new InvalidApplicationError(problems);
-        const added = await this.applications.add(
-          {
-            petId,
-            organizationId: pet.organizationId,
-            applicantKeyId: requester.keyId,
-            applicant: applicantOf(body.applicant as Record<string, unknown>),
-            answers: answersOf(questionnaire, body.answers as Record<string, unknown>),
-            questionnaireVersion: questionnaire.version,
-          },
-          requester.openApplicationLimit,
-        );
-        await this.events.record([applicationEvent('application.submitted', added)]);
-        return applicantView(added);
+        // The version the applicant answers: its organisation's latest, kept with the answers. The
+        // one this instance knows may be a version behind: answers are refused only against the
+        // latest, read then, and add refuses a version a newer one replaced.
+        for (let fresh = false; ; fresh = true) {
+          const questionnaire =
+            (await (fresh
+              ? this.applications.questionnaire(pet.organizationId)
+              : this.applications.latestKnownQuestionnaire(pet.organizationId))) ??
+            DEFAULT_QUESTIONNAIRE;
+          const answerProblems = answersProblems(questionnaire, body.answers);
+          if (answerProblems.length > 0 && !fresh) continue;
+          const problems = [...applicantProblems(body.applicant), ...answerProblems];
+          if (problems.length > 0) throw new InvalidApplicationError(problems);
+          const added = await this.applications.add(
+            {
+              petId,
+              organizationId: pet.organizationId,
+              applicantKeyId: requester.keyId,
+              applicant: applicantOf(body.applicant as Record<string, unknown>),
+              answers: answersOf(questionnaire, body.answers as Record<string, unknown>),
+              questionnaireVersion: questionnaire.version,
+            },
+            requester.openApplicationLimit,
+          );
+          if (!added) continue;
+          await this.events.record([applicationEvent('application.submitted', added)]);
+          return applicantView(added);
+        }
       });
     if (!idempotencyKey) return { application: await submit(), replayed: false };
     const { value, replayed } = await this.idempotency.once(

@@ -34,7 +34,8 @@ const applicantLock = (key: string): AdvisoryLock => [20450, Number(BigInt(key) 
 
 /**
  * Stored only while the key holds fewer than $7 open applications (counting no further: a key's
- * history costs nothing), counted after the key's lock was taken, so that no two count alike.
+ * history costs nothing), counted after the key's lock was taken, so that no two count alike; and
+ * only while version $6 is the organisation's latest questionnaire (1: none stored).
  */
 const INSERT: SqlStatement = {
   name: 'applications_insert',
@@ -44,6 +45,8 @@ const INSERT: SqlStatement = {
           WHERE (SELECT count(*) FROM (SELECT 1 FROM applications
                                         WHERE applicant_key_id = $3 AND status IN ${OPEN}
                                         LIMIT $7) AS "open") < $7
+            AND coalesce((SELECT max(version) FROM questionnaires WHERE organization_id = $2), 1)
+                = $6
          RETURNING ${COLUMNS}`,
 };
 const FIND_BY_ID: SqlStatement = {
@@ -157,8 +160,18 @@ const isUniqueViolation = (error: unknown, constraint: string) =>
   (error as { code?: string }).code === '23505' &&
   (error as { constraint?: string }).constraint === constraint;
 
+/** How many organisations' latest questionnaires an instance remembers. */
+const KNOWN_QUESTIONNAIRES = 1_000;
+
 @Injectable()
 export class SqlApplicationRepository extends ApplicationRepository {
+  /**
+   * Each organisation's latest questionnaire (null: none stored, the default) as this instance
+   * last read it: a submission validates against it without reading it again, and its INSERT
+   * checks that it is still the latest (add). Versions never change once saved.
+   */
+  private readonly latestQuestionnaires = new Map<number, Questionnaire | null>();
+
   constructor(
     private readonly sql: SqlStatements,
     private readonly orders: OrderHolds,
@@ -167,7 +180,12 @@ export class SqlApplicationRepository extends ApplicationRepository {
     super();
   }
 
-  add(application: NewApplication, openLimit: number): Promise<Application> {
+  submitting<T>(applicantKeyId: string, work: () => Promise<T>): Promise<T> {
+    // The lock goes with the transaction's first statement, in its round trip; add's is then held.
+    return this.sql.transaction(work, applicantLock(applicantKeyId));
+  }
+
+  add(application: NewApplication, openLimit: number): Promise<Application | null> {
     const { petId, organizationId, applicantKeyId, applicant, answers, questionnaireVersion } =
       application;
     return this.sql.transaction(async () => {
@@ -187,8 +205,11 @@ export class SqlApplicationRepository extends ApplicationRepository {
           }
           throw error;
         });
-      if (rows.length === 0) throw new ApplicationLimitError(openLimit);
-      return ApplicationMapper.toDomain(rows[0]);
+      if (rows.length > 0) return ApplicationMapper.toDomain(rows[0]);
+      // Refused: the rare case of a newer questionnaire is told apart by reading it, once.
+      const latest = await this.readLatestQuestionnaire(organizationId);
+      if ((latest?.version ?? 1) !== questionnaireVersion) return null;
+      throw new ApplicationLimitError(openLimit);
     }, applicantLock(applicantKeyId));
   }
 
@@ -308,11 +329,34 @@ export class SqlApplicationRepository extends ApplicationRepository {
   }
 
   async questionnaire(organization: number, version?: number): Promise<Questionnaire | null> {
-    const [row] =
-      version === undefined
-        ? await this.sql.query<Questionnaire>(LATEST_QUESTIONNAIRE, [organization])
-        : await this.sql.query<Questionnaire>(QUESTIONNAIRE_VERSION, [organization, version]);
+    if (version === undefined) return this.readLatestQuestionnaire(organization);
+    const [row] = await this.sql.query<Questionnaire>(QUESTIONNAIRE_VERSION, [
+      organization,
+      version,
+    ]);
     return row ?? null;
+  }
+
+  latestKnownQuestionnaire(
+    organization: number,
+  ): Promise<Questionnaire | null> | Questionnaire | null {
+    const known = this.latestQuestionnaires.get(organization);
+    return known !== undefined ? known : this.readLatestQuestionnaire(organization);
+  }
+
+  /** The latest stored version, read now, and remembered as this instance's latest known. */
+  private async readLatestQuestionnaire(organization: number): Promise<Questionnaire | null> {
+    const [row] = await this.sql.query<Questionnaire>(LATEST_QUESTIONNAIRE, [organization]);
+    this.remember(organization, row ?? null);
+    return row ?? null;
+  }
+
+  private remember(organization: number, questionnaire: Questionnaire | null): void {
+    const known = this.latestQuestionnaires;
+    known.delete(organization);
+    known.set(organization, questionnaire);
+    // The least recently learnt goes first.
+    if (known.size > KNOWN_QUESTIONNAIRES) known.delete(known.keys().next().value!);
   }
 
   async saveQuestionnaire(
@@ -325,6 +369,7 @@ export class SqlApplicationRepository extends ApplicationRepository {
       expected + 1,
       JSON.stringify(questionnaire.questions),
     ]);
+    // Not remembered: the transaction may still roll back. Add finds the new version out.
     return rows.length === 1;
   }
 }
