@@ -57,9 +57,11 @@ describe('guessing API keys', () => {
       try {
         // Issued by another instance: this one learns it from its first use.
         const { key } = await other.issueKey();
+        // Its trust lapses: not renewed ahead (ADR 0069), however recently it was used.
         const fresh = await startTestApp({
           ANONYMOUS_PER_MINUTE: '5',
           API_KEY_CACHE_TTL_MS: '200',
+          API_KEY_KEEP_WARM_MS: '0',
           ...patient,
         });
         try {

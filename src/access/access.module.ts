@@ -17,6 +17,7 @@ export function apiKeysFromConfig() {
     useFactory: (config: AppConfig) => ({
       keyPrefix: config.apiKeys.prefix,
       cacheTtlMs: config.apiKeys.cacheTtlMs,
+      keepWarmMs: config.apiKeys.keepWarmMs,
       scopes: { known: SCOPES, defaults: DEFAULT_SCOPES },
     }),
     broadcast: { useClass: RedisKeyChangeBroadcast },

@@ -193,6 +193,43 @@ describe('ApiKeyAuthenticator', () => {
     expect(store.records[0].lastUsedAt).toBeInstanceOf(Date);
   });
 
+  it('renews the trust in keys used within keepWarmMs, all in one look-up before it lapses, and in no others', async () => {
+    const { store, authenticator, issueElsewhere, elsewhere, advance } = track(setUp());
+    const used = await issueElsewhere();
+    const idle = await issueElsewhere();
+    const [usedId, idleId] = (await store.list()).map((record) => record.id);
+    for (const key of [used, idle]) await authenticator.authenticate(authorization(key));
+    const findByIds = jest.spyOn(store, 'findByIds');
+    advance(400);
+    // More than half of each trust is left: nothing to renew yet.
+    await authenticator.renewTrust();
+    expect(findByIds).not.toHaveBeenCalled();
+    advance(200);
+    await authenticator.renewTrust();
+    expect(findByIds.mock.calls).toEqual([[[usedId, idleId]]]);
+    const lookUps = store.lookUps;
+    // Past the first look-up's trust (1 s), the renewed one answers without a look-up of its own.
+    advance(500);
+    expect((await authenticator.authenticate(authorization(used))).ok).toBe(true);
+    expect(store.lookUps).toBe(lookUps);
+    await authenticator.renewTrust();
+    // Ten seconds after its last use, a key is no longer renewed; the one in use still is.
+    for (let i = 0; i < 22; i++) {
+      advance(500);
+      expect(authenticator.authenticateNow(authorization(used))?.ok).toBe(true);
+      await authenticator.renewTrust();
+    }
+    expect(findByIds.mock.calls.at(-1)).toEqual([[usedId]]);
+    // A renewal reads the record again: revoked elsewhere, unheard of here, it is refused.
+    await elsewhere.revoke(usedId);
+    advance(500);
+    await authenticator.renewTrust();
+    expect(authenticator.authenticateNow(authorization(used))).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
+  });
+
   describe('keys that expire, and rolls with an overlap', () => {
     const atInstant = (store: InMemoryApiKeyStore, authenticator: ApiKeyAuthenticator) => {
       let now = Date.now();

@@ -29,10 +29,17 @@ type Credential = { kind: 'refused'; reason: RefusalReason } | { kind: 'key'; ha
 /** How far back each look at changed keys reaches before the last one's instant. */
 const CHANGES_LOOK_BACK_MS = 5_000;
 
+/**
+ * Most keys renewed at once (keepWarmMs): the most recently learnt go first when more were used.
+ */
+const MAX_KEPT_WARM = 2_000;
+
 /** A key the store has answered for: trusted until `freshUntil`, then looked up again. */
 interface KnownKey {
   record: ApiKeyRecord;
   freshUntil: number;
+  /** When a request last used it: renewed before its trust lapses while this is recent. */
+  usedAt: number;
 }
 
 /**
@@ -74,6 +81,8 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   private refreshTimer?: NodeJS.Timeout;
   private reloadTimer?: NodeJS.Timeout;
   private refreshing?: Promise<void>;
+  private renewTimer?: NodeJS.Timeout;
+  private renewing?: Promise<void>;
   /** The library's clock (keys' expiry, rolls' overlaps), replaceable in tests. */
   now: () => number = Date.now;
 
@@ -162,8 +171,11 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
    * then), and hears of every change at once through the broadcast.
    */
   async onModuleInit(): Promise<void> {
-    const { knownKeysRefreshMs, knownKeysReloadMs } = this.options;
+    const { knownKeysRefreshMs, knownKeysReloadMs, keepWarmMs, cacheTtlMs } = this.options;
     this.changes.subscribe((change) => this.changed(change));
+    if (keepWarmMs > 0 && cacheTtlMs > 0) {
+      this.renewTimer = setInterval(() => void this.renewTrust(), cacheTtlMs / 2).unref();
+    }
     if (knownKeysRefreshMs <= 0) return;
     await this.refreshKnownKeys(true);
     this.refreshTimer = setInterval(
@@ -174,6 +186,50 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
       () => void this.refreshKnownKeys(true),
       knownKeysReloadMs,
     ).unref();
+  }
+
+  /**
+   * Renews, in one look-up, the trust in every key used within `keepWarmMs` whose trust lapses
+   * before the next renewal (half a trust period away): such a key's requests never wait for a
+   * look-up of their own. A renewed record is trusted for `cacheTtlMs` from when it was asked for,
+   * as a request's look-up is, so a revocation is refused as soon as before.
+   */
+  renewTrust(): Promise<void> {
+    this.renewing ??= this.renewDueKeys()
+      .catch((error: Error) =>
+        this.logger.warn(`Could not renew the trust in API keys: ${error.message}`),
+      )
+      .finally(() => (this.renewing = undefined));
+    return this.renewing;
+  }
+
+  private async renewDueKeys(): Promise<void> {
+    const { keepWarmMs, cacheTtlMs } = this.options;
+    const askedAt = this.now();
+    const due = new Map<string, string[]>();
+    for (const [hash, known] of this.known.live(askedAt)) {
+      if (askedAt - known.usedAt > keepWarmMs || known.freshUntil > askedAt + cacheTtlMs / 2) {
+        continue;
+      }
+      const hashes = due.get(known.record.id);
+      if (hashes) hashes.push(hash);
+      else if (due.size < MAX_KEPT_WARM) due.set(known.record.id, [hash]);
+    }
+    if (due.size === 0) return;
+    const generation = this.generation;
+    const records = await this.store.findByIds([...due.keys()]);
+    // A key forgotten meanwhile (revoked, rolled) may be among them: it is looked up afresh.
+    if (generation !== this.generation) return;
+    const found = new Map(records.map((record) => [record.id, record]));
+    for (const [id, hashes] of due) {
+      const record = found.get(id);
+      for (const hash of hashes) {
+        const known = this.known.get(hash, askedAt);
+        if (!known || known.record.id !== id) continue;
+        if (!record) this.known.delete(hash);
+        else this.known.set(hash, { ...known, record, freshUntil: askedAt + cacheTtlMs }, Infinity);
+      }
+    }
   }
 
   /**
@@ -282,7 +338,9 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.flushTimer);
     clearInterval(this.refreshTimer);
     clearInterval(this.reloadTimer);
+    clearInterval(this.renewTimer);
     await this.refreshing;
+    await this.renewing;
     await this.flushLastUsed();
   }
 
@@ -322,7 +380,10 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   /** What this instance may answer for a key without asking the store; undefined: it must ask. */
   private remembered(hash: string, now: number): ApiKeyRecord | null | undefined {
     const known = this.known.get(hash, now);
-    if (known && known.freshUntil > now) return known.record;
+    if (known && known.freshUntil > now) {
+      known.usedAt = now;
+      return known.record;
+    }
     if (!known && this.unknown.get(hash, now)) return null;
     return undefined;
   }
@@ -354,7 +415,11 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
     if (record) {
       this.unknown.delete(hash);
       // Known keys stay until evicted; only their trust expires.
-      this.known.set(hash, { record, freshUntil: now + this.options.cacheTtlMs }, Infinity);
+      this.known.set(
+        hash,
+        { record, freshUntil: now + this.options.cacheTtlMs, usedAt: now },
+        Infinity,
+      );
     } else {
       this.known.delete(hash);
       this.unknown.set(hash, true, now + this.options.negativeCacheTtlMs);

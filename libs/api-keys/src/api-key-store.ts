@@ -9,6 +9,8 @@ export abstract class ApiKeyStore {
   /** The key whose current secret, or whose secret replaced by a roll, has this hash. */
   abstract findByHash(hash: string): Promise<ApiKeyRecord | null>;
   abstract findById(id: string): Promise<ApiKeyRecord | null>;
+  /** The keys of these ids that exist, in one look-up (ids that name no key are left out). */
+  abstract findByIds(ids: readonly string[]): Promise<ApiKeyRecord[]>;
   /** Every key, or only those of one tenant, ascending by id. */
   abstract list(organizationId?: string): Promise<ApiKeyRecord[]>;
   /** Marks the key revoked; false when there is no such key or it was already revoked. */

@@ -7,6 +7,14 @@ export interface ApiKeysOptions {
   plans?: PlanTable;
   /** How long a look-up is trusted: a revoked key is refused everywhere within this time. */
   cacheTtlMs?: number;
+  /**
+   * How long after its last use a key's look-up is renewed before its trust lapses: every half
+   * `cacheTtlMs`, one query renews every such key whose trust would lapse by the next, so that a
+   * key used every few seconds (an integration's, an adopter's) costs its requests no look-up.
+   * Each renewal is trusted for `cacheTtlMs` from when it was asked for, as a request's look-up
+   * is. 0: never renewed.
+   */
+  keepWarmMs?: number;
   /** How long an unknown key is remembered as unknown. */
   negativeCacheTtlMs?: number;
   /** Most keys remembered at once, so that random keys cannot grow the cache without bound. */
@@ -45,6 +53,7 @@ export function resolveOptions(options: ApiKeysOptions): ResolvedApiKeysOptions 
   return {
     plans: options.plans ?? DEFAULT_PLAN_TABLE,
     cacheTtlMs: options.cacheTtlMs ?? 1_000,
+    keepWarmMs: options.keepWarmMs ?? 10_000,
     negativeCacheTtlMs: options.negativeCacheTtlMs ?? 1_000,
     maxCacheEntries: options.maxCacheEntries ?? 10_000,
     lastUsedFlushMs: options.lastUsedFlushMs ?? 10_000,

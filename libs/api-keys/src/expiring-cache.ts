@@ -30,6 +30,11 @@ export class ExpiringCache<V> {
     this.entries.delete(key);
   }
 
+  /** The entries not expired at `now`, oldest first. */
+  *live(now: number): IterableIterator<[key: string, value: V]> {
+    for (const [key, entry] of this.entries) if (entry.expiresAt > now) yield [key, entry.value];
+  }
+
   deleteWhere(predicate: (value: V) => boolean): void {
     for (const [key, entry] of this.entries) if (predicate(entry.value)) this.entries.delete(key);
   }

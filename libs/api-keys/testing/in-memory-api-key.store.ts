@@ -52,6 +52,11 @@ export class InMemoryApiKeyStore extends ApiKeyStore {
     return record ? { ...record } : null;
   }
 
+  async findByIds(ids: readonly string[]): Promise<ApiKeyRecord[]> {
+    this.lookUps++;
+    return this.records.filter((r) => ids.includes(r.id)).map((r) => ({ ...r }));
+  }
+
   async list(organizationId?: string): Promise<ApiKeyRecord[]> {
     return this.records
       .filter((r) => organizationId === undefined || r.organizationId === organizationId)

@@ -119,6 +119,7 @@ describe('loadConfig', () => {
     ['DEFAULT_ORGANIZATION_NAME', 'a\u0000b', /DEFAULT_ORGANIZATION_NAME must not contain the NUL/],
     ['DEFAULT_ORGANIZATION_NAME', 'x'.repeat(101), /DEFAULT_ORGANIZATION_NAME must be 1 to 100/],
     ['API_KEY_CACHE_TTL_MS', '1001', /API_KEY_CACHE_TTL_MS must be an integer from 0 to 1000/],
+    ['API_KEY_KEEP_WARM_MS', '-1', /API_KEY_KEEP_WARM_MS must be an integer from 0 to 600000/],
   ])('stops on %s=%j with a message naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });

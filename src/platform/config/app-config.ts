@@ -51,6 +51,8 @@ export interface ApiKeysConfig {
   prefix: 'pet_live_' | 'pet_test_';
   /** How long an API key look-up is trusted; a revoked key is refused everywhere within it. */
   cacheTtlMs: number;
+  /** How long after its last use a key's trust is renewed ahead (docs/adr/0069); 0: never. */
+  keepWarmMs: number;
   /** Bearer token of the admin API; when unset the admin API answers 404 to everything. */
   adminToken?: string;
 }
@@ -275,6 +277,7 @@ function apiKeysConfig(env: Env): ApiKeysConfig {
     prefix: oneOf(env, 'API_KEY_PREFIX', ['pet_live_', 'pet_test_'] as const, 'pet_live_'),
     // At most 5 s by contract, so that revocations reach every instance in time.
     cacheTtlMs: integer(env, 'API_KEY_CACHE_TTL_MS', 1000, 0, 1000),
+    keepWarmMs: integer(env, 'API_KEY_KEEP_WARM_MS', 10_000, 0, 600_000),
     adminToken: adminToken(env),
   };
 }
