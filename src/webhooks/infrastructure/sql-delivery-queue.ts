@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { eventIdOf, numberOfUuid } from '../../common/events/event-id';
+import { Turns } from '../../platform/background/turns';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { AttemptDecision, AttemptResult } from '../domain/delivery';
 import {
@@ -229,8 +230,19 @@ interface ClaimRow {
   occurredAt: string;
 }
 
+/** How many of the pool's connections recording outcomes may hold at once. */
+const COMPLETIONS_AT_ONCE = 2;
+
 @Injectable()
 export class SqlDeliveryQueue extends DeliveryQueue {
+  /**
+   * Outcomes recorded at once by this instance. Each holds a connection of the pool that requests
+   * share, and completions of one endpoint take turns at its row's lock: unbounded, a drain's
+   * completions (up to WEBHOOK_CONCURRENCY of them) held most of the pool while they waited, and
+   * requests waited for a connection.
+   */
+  private readonly completing = new Turns(COMPLETIONS_AT_ONCE);
+
   constructor(
     private readonly sql: SqlStatements,
     private readonly leaseSeconds: number,
@@ -290,21 +302,23 @@ export class SqlDeliveryQueue extends DeliveryQueue {
   ) {
     // Two round trips: BEGIN with the lock, then the completion with COMMIT (with no endpoint
     // left, the completion finds no delivery and changes nothing).
-    await this.sql.transaction(async () => {
-      await this.sql.query(LOCK_ENDPOINT, [delivery.endpoint.id]);
-      await this.sql.queryAtCommit(COMPLETE, [
-        delivery.id,
-        delivery.attempt,
-        decision.outcome,
-        decision.retryInSeconds,
-        result.responseStatus,
-        result.error,
-        Math.round(result.durationMs),
-        decision.gone,
-        attemptedAt,
-        disableAfterHours,
-      ]);
-    });
+    await this.completing.take(() =>
+      this.sql.transaction(async () => {
+        await this.sql.query(LOCK_ENDPOINT, [delivery.endpoint.id]);
+        await this.sql.queryAtCommit(COMPLETE, [
+          delivery.id,
+          delivery.attempt,
+          decision.outcome,
+          decision.retryInSeconds,
+          result.responseStatus,
+          result.error,
+          Math.round(result.durationMs),
+          decision.gone,
+          attemptedAt,
+          disableAfterHours,
+        ]);
+      }),
+    );
   }
 
   async drop(delivery: ClaimedDelivery) {
