@@ -21,6 +21,21 @@ class GatedStore extends InMemoryApiKeyStore {
   }
 }
 
+/** A store whose renewals wait until the test lets them answer. */
+class GatedRenewals extends InMemoryApiKeyStore {
+  private gates: (() => void)[] = [];
+
+  override async findByIds(ids: readonly string[]): Promise<ApiKeyRecord[]> {
+    const answer = await super.findByIds(ids);
+    await new Promise<void>((open) => this.gates.push(open));
+    return answer;
+  }
+
+  openGates(): void {
+    this.gates.splice(0).forEach((open) => open());
+  }
+}
+
 describe('ApiKeyAuthenticator', () => {
   const authorization = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
   const setUp = (store = new InMemoryApiKeyStore(), maxCacheEntries = 10_000) => {
@@ -228,6 +243,31 @@ describe('ApiKeyAuthenticator', () => {
       ok: false,
       reason: 'invalid',
     });
+  });
+
+  it('keeps no renewal of a key changed while the renewal was under way, and keeps the others', async () => {
+    const store = new GatedRenewals();
+    const { authenticator, issueElsewhere, advance } = track(setUp(store));
+    const [first, second] = [await issueElsewhere(), await issueElsewhere()];
+    for (const key of [first, second]) await authenticator.authenticate(authorization(key));
+    const [firstId] = (await store.list()).map((record) => record.id);
+    advance(600);
+    const renewal = authenticator.renewTrust();
+    await new Promise((resolve) => setImmediate(resolve));
+    // The first key is revoked, and the change heard (a broadcast), while the renewal, which read
+    // both before, waits; a request looks the first up anew meanwhile.
+    await store.revoke(firstId, new Date());
+    authenticator.forget(firstId);
+    const refused = { ok: false, reason: 'invalid' };
+    expect(await authenticator.authenticate(authorization(first))).toEqual(refused);
+    store.openGates();
+    await renewal;
+    // The renewal's read of the first, from before its revocation, is not kept; the second's is.
+    expect(await authenticator.authenticate(authorization(first))).toEqual(refused);
+    advance(500);
+    const lookUps = store.lookUps;
+    expect((await authenticator.authenticate(authorization(second))).ok).toBe(true);
+    expect(store.lookUps).toBe(lookUps);
   });
 
   describe('keys that expire, and rolls with an overlap', () => {

@@ -29,9 +29,7 @@ type Credential = { kind: 'refused'; reason: RefusalReason } | { kind: 'key'; ha
 /** How far back each look at changed keys reaches before the last one's instant. */
 const CHANGES_LOOK_BACK_MS = 5_000;
 
-/**
- * Most keys renewed at once (keepWarmMs): the most recently learnt go first when more were used.
- */
+/** Most keys renewed at once (keepWarmMs): past that, the others look themselves up as before. */
 const MAX_KEPT_WARM = 2_000;
 
 /** A key the store has answered for: trusted until `freshUntil`, then looked up again. */
@@ -83,6 +81,8 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
   private refreshing?: Promise<void>;
   private renewTimer?: NodeJS.Timeout;
   private renewing?: Promise<void>;
+  /** The keys forgotten while a renewal is under way: its answers for them are stale. */
+  private forgottenWhileRenewing?: Set<string>;
   /** The library's clock (keys' expiry, rolls' overlaps), replaceable in tests. */
   now: () => number = Date.now;
 
@@ -216,12 +216,17 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
       else if (due.size < MAX_KEPT_WARM) due.set(known.record.id, [hash]);
     }
     if (due.size === 0) return;
-    const generation = this.generation;
-    const records = await this.store.findByIds([...due.keys()]);
-    // A key forgotten meanwhile (revoked, rolled) may be among them: it is looked up afresh.
-    if (generation !== this.generation) return;
+    const forgotten = (this.forgottenWhileRenewing = new Set());
+    let records: ApiKeyRecord[];
+    try {
+      records = await this.store.findByIds([...due.keys()]);
+    } finally {
+      this.forgottenWhileRenewing = undefined;
+    }
     const found = new Map(records.map((record) => [record.id, record]));
     for (const [id, hashes] of due) {
+      // Forgotten meanwhile (revoked, rolled): what was read may be from before; looked up afresh.
+      if (forgotten.has(id)) continue;
       const record = found.get(id);
       for (const hash of hashes) {
         const known = this.known.get(hash, askedAt);
@@ -315,6 +320,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnModuleDestroy {
    */
   forget(keyId: string): void {
     this.generation++;
+    this.forgottenWhileRenewing?.add(keyId);
     this.inFlight.clear();
     this.known.deleteWhere((known) => known.record.id === keyId);
   }
