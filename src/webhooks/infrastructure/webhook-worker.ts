@@ -185,7 +185,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     }
     // Recording the outcome is background work, paced as the claims are (docs/adr/0056): the
     // attempt's room is given back once as long again has passed. The sending is not: it waits
-    // on the receiver, not on this instance or the database.
+    // on the receiver, not on this instance or the database. An attempt that failed without its
+    // report (its database unreachable) counts whole.
     await this.pacing.after(performance.now() - started - sending, { signal: this.stopped.signal });
   }
 
