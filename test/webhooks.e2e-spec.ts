@@ -427,6 +427,25 @@ describe('webhooks: endpoints and deliveries to a real receiver', () => {
       receiver = await new WebhookReceiver().start(port);
       await eventually(() => receiver.received.length >= 3, 30_000, 'the three events');
       expect(receiver.received.map((r) => JSON.parse(r.body).data.id).sort()).toEqual([1, 2, 3]);
+      // A success ends the failing streak; one more leaves the endpoint's row as it is.
+      const endpointRow = async () =>
+        (
+          await t.dataSource.query(
+            `SELECT xmin::text AS version, failing_since AS "failingSince" FROM webhook_endpoints`,
+          )
+        )[0] as { version: string; failingSince: Date | null };
+      const succeeded = async (n: number) =>
+        (
+          await t.dataSource.query(
+            `SELECT count(*)::int AS n FROM webhook_attempts WHERE outcome = 'succeeded'`,
+          )
+        )[0].n >= n;
+      await eventually(() => succeeded(3));
+      const healthy = await endpointRow();
+      expect(healthy.failingSince).toBeNull();
+      await addPet();
+      await eventually(() => succeeded(4));
+      expect((await endpointRow()).version).toBe(healthy.version);
     });
 
     it('follows no redirect: a 3xx fails the attempt', async () => {

@@ -152,7 +152,9 @@ export const CLAIM: SqlStatement = {
 /**
  * One attempt's end, in one statement: the delivery succeeds, fails for good, or waits $4 seconds
  * for its next attempt; the attempt is recorded; the endpoint's failing streak starts or ends, and
- * it is disabled when it answered 410 ($8) or has failed everything for $10 hours.
+ * it is disabled when it answered 410 ($8) or has failed everything for $10 hours. A success on
+ * an endpoint that is not failing changes nothing of it, and leaves its row as it is: most
+ * completions of a drain are those, and each update is a row version and its WAL.
  */
 const COMPLETE: SqlStatement = {
   name: 'webhook_deliveries_complete',
@@ -180,6 +182,8 @@ const COMPLETE: SqlStatement = {
                WHEN $3 = 'failed' AND w.failing_since <= now() - make_interval(hours => $10)
                THEN 'failing' END
              FROM "delivery" WHERE w.id = "delivery".endpoint_id AND w.enabled
+              AND NOT ($3 = 'succeeded' AND NOT $8 AND w.failing_since IS NULL
+                       AND w.disabled_reason IS NULL)
          )
          SELECT 1`,
 };
@@ -238,8 +242,8 @@ export class SqlDeliveryQueue extends DeliveryQueue {
   /**
    * Outcomes recorded at once by this instance. Each holds a connection of the pool that requests
    * share, and completions of one endpoint take turns at its row's lock: unbounded, a drain's
-   * completions (up to WEBHOOK_CONCURRENCY of them) held most of the pool while they waited, and
-   * requests waited for a connection.
+   * completions (up to WEBHOOK_CONCURRENCY of them) could hold the whole pool while they waited,
+   * and requests would wait for a connection.
    */
   private readonly completing = new Turns(COMPLETIONS_AT_ONCE);
 
