@@ -150,22 +150,6 @@ describe('WebhookWorker', () => {
     expect(started[2] - started[1]).toBeGreaterThanOrEqual(75);
   });
 
-  it("gives an attempt's room back after a pause as long as recording its outcome took, not its sending", async () => {
-    const { queue, ends, worker } = scriptedWorker(60_000, 1);
-    queue.next.push([delivery(1, 1, '7', 'a.example:443')]);
-    worker.onApplicationBootstrap();
-    await until(() => ends.has(1));
-    // The attempt sends for 1 ms (its report) and takes 80 ms in all: 79 ms of recording.
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    const claims = queue.requests.length;
-    const ended = performance.now();
-    ends.get(1)!();
-    await until(() => queue.requests.length > claims);
-    const resumed = performance.now() - ended;
-    await worker.onApplicationShutdown();
-    expect(resumed).toBeGreaterThanOrEqual(70);
-  });
-
   it('paces a claim woken by an attempt that ended at once, when the worker was full', async () => {
     const { queue, ends, worker } = scriptedWorker(60_000, 1);
     const started: number[] = [];

@@ -28,8 +28,8 @@ export interface WorkerLimits {
  * endpoint at its cap is left out of the next claims; and each claim is told what the instance
  * holds per owner key and per destination, so that neither holds more than its fair share of
  * the instance (docs/adr/0047): a key whose receivers hang, or a host that hangs, holds only its
- * share, and the others' deliveries go on. Claims, and the recording of each attempt's outcome,
- * are paced as background work (docs/adr/0056).
+ * share, and the others' deliveries go on. Claims are paced as background work, and outcomes are
+ * recorded two at a time (docs/adr/0056).
  */
 @Injectable()
 export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -171,23 +171,15 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    const started = performance.now();
-    let sending = 0;
     try {
       const { outcome, durationMs } = await this.deliver.execute(delivery);
       // The sending alone, as the help text says: recording the outcome is the database's time.
       if (durationMs !== undefined) this.metrics.attemptDuration.observe(durationMs / 1000);
       this.metrics.deliveries.inc({ outcome });
-      sending = durationMs ?? 0;
     } catch (error) {
       // Not recorded: the delivery is attempted again when its lease ends.
       this.warn(`Could not complete webhook delivery ${delivery.id}: ${(error as Error).message}`);
     }
-    // Recording the outcome is background work, paced as the claims are (docs/adr/0056): the
-    // attempt's room is given back once as long again has passed. The sending is not: it waits
-    // on the receiver, not on this instance or the database. An attempt that failed without its
-    // report (its database unreachable) counts whole.
-    await this.pacing.after(performance.now() - started - sending, { signal: this.stopped.signal });
   }
 
   /** A warning at most every 10 s: an outage must not flood the log. */
