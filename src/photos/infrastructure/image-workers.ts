@@ -27,6 +27,8 @@ interface Worker {
   child: ChildProcess;
   ready: Promise<void>;
   jobs: Map<number, Job>;
+  /** A send to it failed: its channel is broken, though `connected` may not say so yet. */
+  broken: boolean;
 }
 
 /**
@@ -76,7 +78,9 @@ export class ImageWorkers {
       const deadline = setTimeout(() => this.overdue(worker), this.deadlineMs);
       worker.jobs.set(id, { resolve, reject, deadline });
       worker.child.send({ id, bytes, header }, (error) => {
-        if (error && worker.jobs.delete(id)) {
+        if (!error) return;
+        this.abandon(worker);
+        if (worker.jobs.delete(id)) {
           clearTimeout(deadline);
           reject(this.lost());
         }
@@ -117,10 +121,11 @@ export class ImageWorkers {
 
   private workerAt(slot: number): Worker {
     const current = this.workers[slot];
-    // A worker whose channel closed is dead, though its exit may not have been reported yet: a
-    // job sent to it would be lost too (its send fails first, and a loaded machine reports the
-    // exit later). Its exit handler leaves the new worker in the slot.
-    if (current?.child.connected) return current;
+    // A worker whose channel closed or whose send failed is dead, though its exit (and even its
+    // disconnection) may not have been reported yet: a job sent to it would be lost too (its send
+    // fails first, and a loaded machine reports the rest later). Its exit handler leaves the new
+    // worker in the slot.
+    if (current?.child.connected && !current.broken) return current;
     if (this.closed) throw this.lost();
     const { path, execArgv } = workerModule();
     const child = fork(path, [], {
@@ -131,7 +136,7 @@ export class ImageWorkers {
       env: { ...process.env, UV_THREADPOOL_SIZE: String(this.perWorker + 1) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    const worker: Worker = { child, jobs: new Map(), ready: Promise.resolve() };
+    const worker: Worker = { child, jobs: new Map(), ready: Promise.resolve(), broken: false };
     worker.ready = new Promise<void>((resolve, reject) => {
       child.on('message', (answer: JobAnswer) => {
         if ('ready' in answer) return resolve();
@@ -174,6 +179,13 @@ export class ImageWorkers {
     } catch (error) {
       this.logger.warn(`Image worker ${child.pid} keeps the service's priority: ${String(error)}`);
     }
+  }
+
+  /** A worker whose channel failed: never given another job, and ended for certain. */
+  private abandon(worker: Worker): void {
+    worker.broken = true;
+    if (worker.child.exitCode === null && worker.child.signalCode === null)
+      worker.child.kill('SIGKILL');
   }
 
   /** A worker past an image's deadline: ended, its images answered as lost, replaced when next needed. */
