@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { queryOpening } from '../src/platform/database/opening-statement';
+import { queryOpening, queryOpeningAll } from '../src/platform/database/opening-statement';
 import { FreshDatabase, freshDatabase } from './support/fresh-database';
 
 // A run on the embedded engine starts a PostgreSQL server for this file.
@@ -94,6 +94,57 @@ describe("a transaction's first statement with its opening", () => {
     await expect(
       queryOpening(client, ['SELECT 1 / 0'], { text: 'INSERT INTO opening_probe VALUES (3)' }),
     ).rejects.toMatchObject({ code: '22012' });
+    expect(await kept()).toEqual([]);
+  });
+
+  it('answers each statement that follows under the same Sync with its own rows', async () => {
+    const outcomes = await queryOpeningAll(
+      client,
+      ['BEGIN', 'SELECT pg_advisory_xact_lock(1, 2)'],
+      [
+        { ...INSERT, values: [1] },
+        { text: 'INSERT INTO opening_probe (n) VALUES ($1), ($2) RETURNING n', values: [2, 3] },
+        { text: 'SELECT count(*)::int AS "count" FROM opening_probe' },
+      ],
+    );
+    expect(outcomes.map((outcome) => 'result' in outcome && outcome.result.rows)).toEqual([
+      [{ n: 1 }],
+      [{ n: 2 }, { n: 3 }],
+      [{ count: 3 }],
+    ]);
+    expect(client.getTransactionStatus()).toBe('T');
+    await client.query('COMMIT');
+    expect(await kept()).toEqual([1, 2, 3]);
+  });
+
+  it('fails every statement from the one that failed on, and runs none after it', async () => {
+    const outcomes = await queryOpeningAll(
+      client,
+      ['BEGIN'],
+      [
+        { ...INSERT, values: [1] },
+        { text: 'INSERT INTO opening_probe (n) VALUES ($1)', values: [1] }, // a duplicate key
+        { text: 'INSERT INTO opening_probe (n) VALUES ($1)', values: [2] },
+      ],
+    );
+    expect(outcomes[0]).toMatchObject({ result: { rows: [{ n: 1 }] } });
+    expect(outcomes.slice(1)).toMatchObject([
+      { error: { code: '23505' } },
+      { error: { code: '23505' } },
+    ]);
+    await client.query('ROLLBACK');
+    // The opening failing runs none of them, outside any transaction either.
+    const unopened = await queryOpeningAll(
+      client,
+      ['SELECT 1 / 0', 'BEGIN'],
+      [
+        { ...INSERT, values: [4] },
+        { text: 'INSERT INTO opening_probe (n) VALUES ($1)', values: [5] },
+      ],
+    );
+    expect(unopened).toMatchObject([{ error: { code: '22012' } }, { error: { code: '22012' } }]);
+    await client.query('SELECT 1');
+    expect(client.getTransactionStatus()).toBe('I');
     expect(await kept()).toEqual([]);
   });
 });

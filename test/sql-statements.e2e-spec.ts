@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { SqlStatement, SqlStatements } from '../src/platform/database/sql-statements';
@@ -17,6 +18,24 @@ const LOCK_TIMEOUT: SqlStatement = {
   prepare: false,
 };
 const COUNT: SqlStatement = { name: 'probe_select', text: 'SELECT n FROM sql_statements_probe' };
+const RETURNING: SqlStatement = {
+  name: 'probe_insert_returning',
+  text: 'INSERT INTO sql_statements_probe (n) VALUES ($1) RETURNING n',
+};
+
+/** The writes to any socket while `work` runs: a round trip's messages go in one. */
+async function writesDuring(work: () => Promise<unknown>): Promise<number> {
+  const sockets = Socket.prototype as unknown as Record<'_writev' | '_write', () => void>;
+  const writev = jest.spyOn(sockets, '_writev');
+  const write = jest.spyOn(sockets, '_write');
+  try {
+    await work();
+    return writev.mock.calls.length + write.mock.calls.length;
+  } finally {
+    writev.mockRestore();
+    write.mockRestore();
+  }
+}
 
 /**
  * What a transaction leaves for its commit (SqlStatements.queryAtCommit: the events, an idempotent
@@ -134,5 +153,89 @@ describe('statements sent without waiting', () => {
     } finally {
       await holder.end();
     }
+  });
+
+  describe('issued together', () => {
+    it("go with the transaction's opening in one write, each answered with its own rows", async () => {
+      let answers: unknown[] = [];
+      const writes = await writesDuring(() =>
+        sql.transaction(async () => {
+          answers = await sql.together(() =>
+            Promise.all([
+              sql.query(RETURNING, [1]),
+              sql.query(RETURNING, [2]),
+              sql.query(COUNT, []),
+            ]),
+          );
+          await sql.queryAtCommit(INSERT, [3]);
+        }),
+      );
+      expect(answers).toEqual([[{ n: 1 }], [{ n: 2 }], [{ n: 1 }, { n: 2 }]]);
+      // The statements with the opening, then the one left for the commit with COMMIT.
+      expect(writes).toBe(2);
+      expect(await kept()).toEqual([1, 2, 3]);
+    });
+
+    it('fail after a failed one with its error, and the transaction keeps nothing', async () => {
+      let outcomes: PromiseSettledResult<unknown>[] = [];
+      await expect(
+        sql.transaction(async () => {
+          outcomes = await sql.together(() =>
+            Promise.allSettled([
+              sql.query(RETURNING, [1]),
+              sql.query(RETURNING, [1]), // a duplicate key
+              sql.query(RETURNING, [2]),
+            ]),
+          );
+          await sql.query(COUNT, []);
+        }),
+      ).rejects.toMatchObject({ code: '25P02' }); // the transaction was aborted
+      expect(outcomes.map((outcome) => outcome.status)).toEqual([
+        'fulfilled',
+        'rejected',
+        'rejected',
+      ]);
+      for (const outcome of outcomes.slice(1)) {
+        expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: '23505' });
+      }
+      expect(await kept()).toEqual([]);
+    });
+
+    it('go one after the other in a transaction already opened, in one write', async () => {
+      let answers: unknown[] = [];
+      await sql.transaction(async () => {
+        await sql.query(INSERT, [1]);
+        const writes = await writesDuring(async () => {
+          answers = await sql.together(() =>
+            Promise.all([sql.query(RETURNING, [2]), sql.query(COUNT, [])]),
+          );
+        });
+        expect(writes).toBe(1);
+      });
+      expect(answers).toEqual([[{ n: 2 }], [{ n: 1 }, { n: 2 }]]);
+      expect(await kept()).toEqual([1, 2]);
+    });
+
+    it('parse one after the first in place when it is not prepared on the connection yet', async () => {
+      const fresh: SqlStatement = { name: 'probe_insert_fresh', text: RETURNING.text };
+      for (let n = 1; n <= 3; n++) {
+        let answers: unknown[] = [];
+        const writes = await writesDuring(async () => {
+          answers = await sql.transaction(() =>
+            sql.together(() => Promise.all([sql.query(COUNT, []), sql.query(fresh, [n])])),
+          );
+        });
+        expect(answers[1]).toEqual([{ n }]);
+        expect(writes).toBe(2); // the statements with the opening; COMMIT
+      }
+      expect(await kept()).toEqual([1, 2, 3]);
+    });
+
+    it('run as usual outside a transaction', async () => {
+      const answers = await sql.together(() =>
+        Promise.all([sql.query(RETURNING, [1]), sql.query(RETURNING, [2])]),
+      );
+      expect(answers).toEqual([[{ n: 1 }], [{ n: 2 }]]);
+    });
   });
 });

@@ -6,7 +6,7 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '../config/app-config';
 import { isTransactionConflict } from './database-errors';
 import { DatabaseEndpoint } from './database-endpoint';
-import { queryOpening } from './opening-statement';
+import { isPreparedOn, Outcome, queryOpening, queryOpeningAll } from './opening-statement';
 import { QUERY_READ_TIMEOUT } from './statement-deadlines';
 
 /** The pool's own bound on a statement (statement-deadlines) ran out before the server answered. */
@@ -80,6 +80,14 @@ export class SqlStatements {
     const config = this.config(statement, values);
     const open = this.inTransaction.getStore();
     if (!open) return (await this.autocommit<T>(config)).rows;
+    if (open.gathering) {
+      const gathered = open.gathering;
+      return (
+        await new Promise<QueryResult<T>>((resolve, reject) => {
+          gathered.push({ config, settle: settler(resolve, reject) });
+        })
+      ).rows;
+    }
     const ahead = open.ahead;
     open.ahead = undefined;
     const answered = send<T>(open, config);
@@ -95,6 +103,33 @@ export class SqlStatements {
     const open = this.inTransaction.getStore();
     if (open) open.atCommit.push(this.config(statement, values));
     else await this.autocommit(this.config(statement, values));
+  }
+
+  /**
+   * Runs `issue`, which issues several statements of the transaction under way at once (without
+   * waiting for one's answer before the next), and sends them in one write, for one round trip:
+   * under the one Sync of the statements that open the transaction when they are its first
+   * (OpeningStatement). Each statement's answer is its own; a statement after a failed one fails
+   * with the same error, as the transaction is aborted. Outside a transaction, `issue` runs as it
+   * would without this.
+   *
+   * Only the statements issued before `issue` first waits are gathered: any later one is sent as
+   * usual, after them. A gathered statement after the first that is not yet prepared on the
+   * connection is parsed in place, unnamed (see OpeningStatement).
+   */
+  together<T>(issue: () => Promise<T>): Promise<T> {
+    const open = this.inTransaction.getStore();
+    if (!open || open.gathering) return issue();
+    const gathered: Gathered[] = [];
+    open.gathering = gathered;
+    let issued: Promise<T>;
+    try {
+      issued = issue();
+    } finally {
+      open.gathering = undefined;
+    }
+    sendGathered(open, gathered);
+    return issued;
   }
 
   /**
@@ -207,6 +242,73 @@ interface OpenTransaction {
   atCommit: QueryConfig[];
   /** The advisory locks it took (their statements). */
   locks: Set<string>;
+  /** While `together` gathers the statements issued at once: them, to be sent in one write. */
+  gathering?: Gathered[];
+}
+
+/** A statement gathered by `together`, and what settles its caller's promise. */
+interface Gathered {
+  config: QueryConfig;
+  settle: (outcome: Outcome) => void;
+}
+
+const settler =
+  <T extends QueryResultRow>(
+    resolve: (result: QueryResult<T>) => void,
+    reject: (error: Error) => void,
+  ) =>
+  (outcome: Outcome) =>
+    'error' in outcome ? reject(outcome.error) : resolve(outcome.result as QueryResult<T>);
+
+/** Settles every statement from its promise, a statement after a failure with that failure. */
+function settleInOrder(sent: { statement: Gathered; answer: Promise<QueryResult> }[]): void {
+  const before: Promise<unknown>[] = [];
+  for (const { statement, answer } of sent) {
+    inOrder([...before], answer).then(
+      (result) => statement.settle({ result }),
+      (error: Error) => statement.settle({ error }),
+    );
+    before.push(answer);
+  }
+}
+
+/** Sends what `together` gathered; see there. */
+function sendGathered(open: OpenTransaction, gathered: Gathered[]): void {
+  if (gathered.length === 0) return;
+  const { client, opening } = open;
+  if (opening) {
+    open.opening = undefined;
+    // A named statement not prepared on this connection yet is parsed in place, unnamed, as on
+    // a pooler: its Parse must not go in front of the opening (OpeningStatement).
+    const statements = gathered.map(({ config }, i) =>
+      i === 0 || isPreparedOn(client.connection, config)
+        ? config
+        : { text: config.text, values: config.values },
+    );
+    void queryOpeningAll(client, opening, statements).then((outcomes) =>
+      outcomes.forEach((outcome, i) => gathered[i].settle(outcome)),
+    );
+    return;
+  }
+  const ahead = open.ahead;
+  open.ahead = undefined;
+  sendCorked(open, gathered, ahead);
+}
+
+/** Sends statements of an open transaction in one write, each with its own Sync. */
+function sendCorked(open: OpenTransaction, gathered: Gathered[], ahead?: Promise<unknown>): void {
+  const { stream } = open.client.connection;
+  const sent: { statement: Gathered; answer: Promise<QueryResult> }[] = [];
+  stream.cork();
+  try {
+    for (const statement of gathered) {
+      sent.push({ statement, answer: open.client.query(statement.config) });
+    }
+  } finally {
+    stream.uncork();
+  }
+  if (ahead && sent.length > 0) sent[0].answer = inOrder([ahead], sent[0].answer);
+  settleInOrder(sent);
 }
 
 /** Sends a statement of the transaction: with the statements that open it, if it is the first. */
@@ -223,6 +325,11 @@ function send<T extends QueryResultRow>(
 function sendAhead(open: OpenTransaction, text: string): void {
   if (open.opening) {
     open.opening.push(text);
+    return;
+  }
+  if (open.gathering) {
+    // In its place among the gathered statements: those after it fail with its failure.
+    open.gathering.push({ config: { text }, settle: () => undefined });
     return;
   }
   const sent = open.client.query(text);
