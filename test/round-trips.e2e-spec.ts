@@ -69,15 +69,22 @@ describe('round trips per request', () => {
       // connection at any time, however slow the machine.
       if (background(text))
         return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
-      // A transaction's first statement carries the statements that open it, in the same write.
+      // A transaction's first statement carries the statements that open it, in the same write,
+      // and any issued with it (SqlStatements.together).
       const opening = config instanceof OpeningStatement ? config.opening : [];
-      statements.push(...opening, text);
+      const following =
+        config instanceof OpeningStatement
+          ? config.following.map((statement) => statement.text)
+          : [];
+      statements.push(...opening, text, ...following);
       // A statement sent while another is unanswered on a connection in pipeline mode shares its
       // round trip. The pool's client always passes pg a callback (statement-deadlines); a
       // statement that opens a transaction carries its own.
       const waiting = unanswered.get(this) ?? 0;
       pipelined.push(
-        ...[waiting, ...opening].map((_, i) => this.pipeline && (i > 0 || waiting > 0)),
+        ...[waiting, ...opening, ...following].map(
+          (_, i) => this.pipeline && (i > 0 || waiting > 0),
+        ),
       );
       type Callback = (...result: unknown[]) => void;
       const counted = (callback: Callback): Callback => {
@@ -107,13 +114,14 @@ describe('round trips per request', () => {
 
   /**
    * What a statement does: BEGIN, COMMIT, the key's lock, or the last table it writes (a pet's
-   * statement also names its category, a placement updates its pet first).
+   * statement also names its category, a placement updates its pet first) or locks.
    */
   const shape = (text: string) =>
     /^\s*(BEGIN|COMMIT|SET)/.exec(text)?.[1] ??
     (/pg_advisory_xact_lock/.test(text)
       ? 'lock'
-      : [...text.matchAll(/(?:INSERT INTO|UPDATE) (\w+)/g)].at(-1)?.[1]);
+      : ([...text.matchAll(/(?:INSERT INTO|UPDATE) (\w+)/g)].at(-1)?.[1] ??
+        /FROM (\w+)[^]*FOR UPDATE/.exec(text)?.[1]));
 
   /** The requests' statements in round trips: each group went without waiting for an answer. */
   const roundTrips = () => {
@@ -188,6 +196,38 @@ describe('round trips per request', () => {
       Array(3)
         .fill([
           ['BEGIN', 'SET', 'lock', 'pets', 'orders'],
+          ['events', 'COMMIT'],
+        ])
+        .flat(),
+    );
+    expect(redisCommands).toEqual(Array(3).fill('evalsha'));
+  });
+
+  it("POST /v1/pets/{petId}/applications: the application goes with BEGIN, the key's lock and the pet's, the event with COMMIT", async () => {
+    const pets: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      pets.push((await api.post('/v1/pets').send({ name: 'Ivy', categoryId: 3 })).body.id);
+    }
+    const apply = (petId: number, n: number) =>
+      api.post(`/v1/pets/${petId}/applications`).send({
+        applicant: {
+          name: 'Ana Lima',
+          email: `ana${n}@example.com`,
+          address: { city: 'Bath', country: 'GB' },
+        },
+        answers: { household: 'Two adults', housing: 'own' },
+      });
+    // The pets' first applications: each pet's organisation is read under its lock first.
+    for (const [n, petId] of pets.entries()) expect((await apply(petId, n)).status).toBe(201);
+    statements.length = 0;
+    pipelined.length = 0;
+    redisCommands.length = 0;
+    // Their organisations known, the next go with the pets' locks, in one round trip.
+    for (const [n, petId] of pets.entries()) expect((await apply(petId, 10 + n)).status).toBe(201);
+    expect(roundTrips()).toEqual(
+      Array(3)
+        .fill([
+          ['BEGIN', 'SET', 'lock', 'pets', 'applications'],
           ['events', 'COMMIT'],
         ])
         .flat(),

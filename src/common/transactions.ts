@@ -5,4 +5,12 @@
  */
 export abstract class Transactions {
   abstract run<T>(work: () => Promise<T>): Promise<T>;
+
+  /**
+   * Runs `issue`, which asks several repositories at once inside the transaction under way (their
+   * calls started without awaiting one another): what they send goes in one round trip. Each call
+   * answers as it would alone; after one that failed, the others fail too. A use case whose next
+   * question does not depend on the answer before saves the wait.
+   */
+  abstract together<T>(issue: () => Promise<T>): Promise<T>;
 }

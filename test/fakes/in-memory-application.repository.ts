@@ -21,8 +21,15 @@ export class InMemoryApplicationRepository extends ApplicationRepository {
   /** What latestKnownQuestionnaire answers until add finds it stale; unset: the latest. */
   readonly known = new Map<number, Questionnaire | null>();
 
-  submitting<T>(_applicantKeyId: string, work: () => Promise<T>): Promise<T> {
-    return work();
+  /** One transaction: the applications added in it are gone again when it throws. */
+  async submitting<T>(_applicantKeyId: string, work: () => Promise<T>): Promise<T> {
+    const before = new Set(this.rows.keys());
+    try {
+      return await work();
+    } catch (error) {
+      for (const id of this.rows.keys()) if (!before.has(id)) this.rows.delete(id);
+      throw error;
+    }
   }
 
   async add(application: NewApplication): Promise<Application | null> {

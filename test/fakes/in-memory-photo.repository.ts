@@ -25,6 +25,7 @@ export class InMemoryPhotoRepository extends PhotoRepository {
           throw error;
         }
       },
+      together: events.transactions.together,
     };
   }
 

@@ -20,6 +20,7 @@ export class InMemoryPhotographedPets extends PhotographedPets {
       const pet = this.pets.get(petId);
       return pet ? { petId, organizationId: pet.owner, status: 'available', deleted: false } : null;
     },
+    knownOrganizationOf: () => undefined,
   };
 
   async photosChanged(petId: PetId): Promise<PetPayload> {

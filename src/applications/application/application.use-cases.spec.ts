@@ -2,7 +2,12 @@ import { Clock } from '../../common/clock';
 import { Requester } from '../../common/requester';
 import { InsufficientScopeError } from '../../common/scopes';
 import { PetOwnership } from '../../pets/application/ports/pet-ownership';
-import { ApplicationNotFoundError, InvalidApplicationError } from '../domain/application.errors';
+import { PetStatus } from '../../pets/domain/pet-status';
+import {
+  ApplicationNotFoundError,
+  InvalidApplicationError,
+  PetNotAvailableError,
+} from '../domain/application.errors';
 import { DEFAULT_QUESTIONNAIRE } from '../domain/questionnaire';
 import { EraseExpiredApplications } from './erase-expired-applications.use-case';
 import { GetApplication } from './get-application.use-case';
@@ -61,8 +66,28 @@ describe('GetApplication', () => {
 });
 
 describe('SubmitApplication', () => {
-  const pets: PetOwnership = {
-    ownerOf: async (petId) => ({ petId, organizationId: 3, status: 'available', deleted: false }),
+  /** A pet of `organizationId` in `status`; `known`: the organisation this instance believes. */
+  const petsOf = (
+    organizationId: number,
+    status: PetStatus,
+    known: number | undefined,
+  ): PetOwnership => ({
+    ownerOf: async (petId) => ({ petId, organizationId, status, deleted: false }),
+    knownOrganizationOf: () => known,
+  });
+  const pets = petsOf(3, 'available', undefined);
+  /** The use case on `applications`, and how often it sent statements together. */
+  const submitting = (applications: InMemoryApplicationRepository, owners: PetOwnership) => {
+    const events = new InMemoryEvents();
+    const together = jest.spyOn(events.transactions, 'together');
+    const submit = new SubmitApplication(
+      applications,
+      owners,
+      new InMemoryIdempotency(),
+      events,
+      events.transactions,
+    );
+    return { submit, together };
   };
   const body = (answers: object) => ({
     applicant: {
@@ -82,12 +107,7 @@ describe('SubmitApplication', () => {
     await applications.saveQuestionnaire(3, 1, version2);
     // Another instance saved version 2; this one still knows the default.
     applications.known.set(3, null);
-    const submit = new SubmitApplication(
-      applications,
-      pets,
-      new InMemoryIdempotency(),
-      new InMemoryEvents(),
-    );
+    const { submit } = submitting(applications, pets);
     const applier = { ...applicant, openApplicationLimit: 5 };
     const fitsDefault = body({ household: 'Two adults', housing: 'own' });
     await expect(submit.execute(applier, 7, fitsDefault)).rejects.toThrow(InvalidApplicationError);
@@ -97,6 +117,41 @@ describe('SubmitApplication', () => {
     expect(application).toMatchObject({ questionnaireVersion: 2, answers: { garden: true } });
     expect(await applications.latestKnownQuestionnaire(3)).toEqual(version2);
     expect(DEFAULT_QUESTIONNAIRE.version).toBe(1);
+  });
+
+  const applier = { ...applicant, openApplicationLimit: 5 };
+  const fits = body({ household: 'Two adults', housing: 'own' });
+
+  it("sends the application with the pet's lock when its organisation is known, and decides on the pet first", async () => {
+    const applications = new InMemoryApplicationRepository();
+    const sold = submitting(applications, petsOf(3, 'sold', 3));
+    await expect(sold.submit.execute(applier, 7, fits)).rejects.toThrow(PetNotAvailableError);
+    expect(sold.together).toHaveBeenCalledTimes(1);
+    // What went with the lock is undone with the transaction.
+    expect(applications.rows.size).toBe(0);
+    const available = submitting(applications, petsOf(3, 'available', 3));
+    const { application } = await available.submit.execute(applier, 7, fits);
+    expect(available.together).toHaveBeenCalledTimes(1);
+    expect([...applications.rows.values()]).toMatchObject([
+      { id: application.id, organizationId: 3, petId: 7 },
+    ]);
+  });
+
+  it('submits again without it when the pet is not of the organisation believed, stored under its own', async () => {
+    const applications = new InMemoryApplicationRepository();
+    const { submit, together } = submitting(applications, petsOf(4, 'available', 3));
+    await submit.execute(applier, 7, fits);
+    expect(together).toHaveBeenCalledTimes(1);
+    expect([...applications.rows.values()]).toMatchObject([{ organizationId: 4, petId: 7 }]);
+  });
+
+  it('sends nothing ahead for answers that do not fit the questionnaire known: refused as before', async () => {
+    const applications = new InMemoryApplicationRepository();
+    const { submit, together } = submitting(applications, petsOf(3, 'available', 3));
+    await expect(submit.execute(applier, 7, body({ housing: 'castle' }))).rejects.toThrow(
+      InvalidApplicationError,
+    );
+    expect(together).not.toHaveBeenCalled();
   });
 });
 

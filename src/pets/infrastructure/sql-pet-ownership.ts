@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isPetStatus } from '../domain/pet-status';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
+import { OrganizationId } from '../../common/ownership';
 import { PetOwner, PetOwnership, PetOwnershipOptions } from '../application/ports/pet-ownership';
 
 const COLUMNS = `id AS "petId", organization_id AS "organizationId", status,
@@ -35,8 +36,14 @@ export function toPetOwner(row: OwnerRow): PetOwner {
   };
 }
 
+/** How many pets' organisations an instance remembers: about 40 bytes each. */
+const KNOWN_PETS = 10_000;
+
 @Injectable()
 export class SqlPetOwnership extends PetOwnership {
+  /** The organisations of the pets read last, KNOWN_PETS at most, the oldest forgotten first. */
+  private readonly organizations = new Map<number, OrganizationId>();
+
   constructor(private readonly sql: SqlStatements) {
     super();
   }
@@ -44,6 +51,22 @@ export class SqlPetOwnership extends PetOwnership {
   async ownerOf(petId: number, options: PetOwnershipOptions = {}): Promise<PetOwner | null> {
     const statement = OWNER[(options.lock ? 1 : 0) + (options.deleted ? 2 : 0)];
     const [row] = await this.sql.query<OwnerRow>(statement, [petId]);
-    return row ? toPetOwner(row) : null;
+    if (!row) return null;
+    const owner = toPetOwner(row);
+    this.remember(owner);
+    return owner;
+  }
+
+  knownOrganizationOf(petId: number): OrganizationId | undefined {
+    return this.organizations.get(petId);
+  }
+
+  private remember({ petId, organizationId }: PetOwner): void {
+    if (this.organizations.get(petId) === organizationId) return;
+    this.organizations.delete(petId);
+    this.organizations.set(petId, organizationId);
+    if (this.organizations.size > KNOWN_PETS) {
+      this.organizations.delete(this.organizations.keys().next().value!);
+    }
   }
 }

@@ -12,4 +12,8 @@ export class SqlTransactions extends Transactions {
   run<T>(work: () => Promise<T>): Promise<T> {
     return this.sql.transaction(work);
   }
+
+  together<T>(issue: () => Promise<T>): Promise<T> {
+    return this.sql.together(issue);
+  }
 }

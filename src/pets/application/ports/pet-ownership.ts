@@ -34,4 +34,11 @@ export abstract class PetOwnership {
    * `orders`).
    */
   abstract ownerOf(petId: number, options?: PetOwnershipOptions): Promise<PetOwner | null>;
+
+  /**
+   * The organisation of a pet this instance has read before, without asking: a pet never changes
+   * organisation. Undefined for a pet not read lately. For a use case that sends its next
+   * statement with the pet's (Transactions.together), and checks it against `ownerOf`'s answer.
+   */
+  abstract knownOrganizationOf(petId: number): OrganizationId | undefined;
 }
