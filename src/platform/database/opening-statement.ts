@@ -159,7 +159,9 @@ export function queryOpeningAll(
         statement,
         (error, results) => {
           const outcomes: Outcome[] = results.map((result) => ({ result }));
-          while (error && outcomes.length <= following.length) outcomes.push({ error });
+          // Every statement is answered: one that completed nothing (an empty one) fails too.
+          const missing = error ?? new Error('A statement sent together was not answered.');
+          while (outcomes.length <= following.length) outcomes.push({ error: missing });
           resolve(outcomes);
         },
         following,
