@@ -234,8 +234,13 @@ interface ClaimRow {
   occurredAt: string;
 }
 
-/** How many of the pool's connections recording outcomes may hold at once. */
-const COMPLETIONS_AT_ONCE = 2;
+/**
+ * How many of the pool's connections recording outcomes may hold at once: one. It bounds a
+ * drain's rate by one completion's two round trips (about 800 a second on loopback) and so its
+ * share of the machine; two let a drain take enough of it to raise the reads' p99 by half
+ * (docs/adr/0056).
+ */
+const COMPLETIONS_AT_ONCE = 1;
 
 @Injectable()
 export class SqlDeliveryQueue extends DeliveryQueue {
@@ -243,7 +248,8 @@ export class SqlDeliveryQueue extends DeliveryQueue {
    * Outcomes recorded at once by this instance. Each holds a connection of the pool that requests
    * share, and completions of one endpoint take turns at its row's lock: unbounded, a drain's
    * completions (up to WEBHOOK_CONCURRENCY of them) could hold the whole pool while they waited,
-   * and requests would wait for a connection.
+   * and requests would wait for a connection; and the drain would take as much of the machine as
+   * it could.
    */
   private readonly completing = new Turns(COMPLETIONS_AT_ONCE);
 
