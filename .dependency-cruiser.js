@@ -92,6 +92,23 @@ module.exports = {
       to: { path: '^libs/', pathNot: '^libs/$1/' },
     },
     {
+      name: 'the-service-never-loads-libvips',
+      comment:
+        'sharp (libvips) is loaded only in the image worker processes (image-worker.ts, through image-pipeline.ts and sharp-library.ts) and by sample-photo.ts (benchmarks and tests): the service reads image headers without it, and its library and allocations stay out of the service (docs/adr/0063).',
+      severity: 'error',
+      from: {
+        path: '^src/',
+        pathNot:
+          '^src/photos/infrastructure/(image-worker|image-pipeline|sharp-library|sample-photo)\\.ts$',
+      },
+      to: {
+        path: [
+          '^node_modules/sharp/',
+          '^src/photos/infrastructure/(image-pipeline|sharp-library)\\.ts$',
+        ],
+      },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

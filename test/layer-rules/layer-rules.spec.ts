@@ -52,6 +52,7 @@ describe('the layer rules (.dependency-cruiser.js)', () => {
     'nothing-knows-webhooks: src/imports-webhooks.ts -> src/webhooks/domain/endpoint.ts',
     'libs-never-import-src: libs/one/src/imports-src.ts -> src/common/id.ts',
     'libs-are-independent: libs/two/src/imports-another-lib.ts -> libs/one/src/imports-src.ts',
+    'the-service-never-loads-libvips: src/photos/infrastructure/imports-the-image-pipeline.ts -> src/photos/infrastructure/image-pipeline.ts',
   ])('reports %s', (violation) => {
     expect(found).toContain(violation);
   });

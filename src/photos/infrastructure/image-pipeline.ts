@@ -12,6 +12,7 @@ import {
   VariantSize,
 } from '../domain/photo-variants';
 import { UndecodableImageError } from '../domain/photo.errors';
+import { ImageHeader } from './image-header';
 import { sharpLibrary } from './sharp-library';
 
 /** The quality of the JPEG and WebP variants: no visible loss at the sizes served. */
@@ -23,6 +24,33 @@ export interface CheckedHeader {
   readonly width: number;
   readonly height: number;
   readonly hasAlpha: boolean;
+}
+
+/**
+ * The header as libvips reads it, before it decodes a pixel: the same format and size as the
+ * service read and checked (ImageHeader, checkDimensions), or the image is refused as
+ * undecodable: two readers that disagree on a header are looking at a malformed one, and the
+ * pixels libvips would decode are those it reads. No pixel limit on reading the header: decoding
+ * has its own (decode).
+ */
+export async function checkedHeaderOf(
+  bytes: Uint8Array,
+  judged: ImageHeader,
+): Promise<CheckedHeader> {
+  const header = await sharpLibrary()(bytes, { limitInputPixels: false })
+    .metadata()
+    .catch(() => {
+      throw new UndecodableImageError();
+    });
+  const { format, width, height } = judged;
+  if (header.format !== format || header.width !== width || header.height !== height) {
+    throw new UndecodableImageError();
+  }
+  return {
+    width: header.autoOrient.width,
+    height: header.autoOrient.height,
+    hasAlpha: header.hasAlpha,
+  };
 }
 
 /** The pixels of the `full` variant, decoded once: every other variant is made from them. */

@@ -3,7 +3,7 @@ import { plain } from '../../../test/support/test-images';
 import { ImageWorkerLostError, UndecodableImageError } from '../domain/photo.errors';
 import { ImageWorkers } from './image-workers';
 
-const header = { width: 400, height: 300, hasAlpha: false };
+const header = { format: 'jpeg', width: 400, height: 300 } as const;
 
 // Real child processes, forked from the TypeScript sources (image-worker-from-sources.cjs).
 
@@ -43,7 +43,7 @@ describe('ImageWorkers', () => {
     await workers.start();
     const [first] = workers.pids;
     const big = await plain(4000, 3000).jpeg().toBuffer();
-    const lost = workers.variants(big, { width: 4000, height: 3000, hasAlpha: false });
+    const lost = workers.variants(big, { format: 'jpeg', width: 4000, height: 3000 });
     process.kill(first, 'SIGKILL');
     const error = await lost.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImageWorkerLostError);

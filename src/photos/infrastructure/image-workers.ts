@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { ProcessedImage } from '../application/image-processor';
 import { ImageWorkerLostError, UndecodableImageError } from '../domain/photo.errors';
-import { CheckedHeader } from './image-pipeline';
+import { ImageHeader } from './image-header';
 
 /** What a worker answers: that it is ready, or a job's image or failure. */
 export type JobAnswer =
@@ -70,7 +70,7 @@ export class ImageWorkers {
     this.workers = Array.from({ length: count }, () => undefined);
   }
 
-  async variants(bytes: Uint8Array, header: CheckedHeader): Promise<ProcessedImage> {
+  async variants(bytes: Uint8Array, header: ImageHeader): Promise<ProcessedImage> {
     const worker = this.leastBusy();
     await worker.ready;
     const id = this.nextId++;

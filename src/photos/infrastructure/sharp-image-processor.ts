@@ -3,22 +3,19 @@ import { AppConfig } from '../../platform/config/app-config';
 import { ImageProcessor, ProcessedImage } from '../application/image-processor';
 import { ImageFormat } from '../domain/image-format';
 import { checkDimensions } from '../domain/image-rules';
-import {
-  ImageProcessingBusyError,
-  UndecodableImageError,
-  UnsupportedImageError,
-} from '../domain/photo.errors';
+import { ImageProcessingBusyError } from '../domain/photo.errors';
 import { FairQueue } from './fair-queue';
 import { ImageWorkers } from './image-workers';
-import { sharpLibrary } from './sharp-library';
+import { readImageHeader } from './image-header';
 
 /** Seconds a client refused for a full queue waits: about as long as a few images take. */
 const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /**
  * The image pipeline on sharp (libvips) (docs/adr/0043, 0063). The header is read here, in the
- * service, and judged before anything waits; the decode and the variants run in image worker
- * processes (ImageWorkers: PHOTO_WORKERS of them, niced), never in the service's memory. At most
+ * service, without libvips (image-header.ts), and judged before anything waits; the decode and the
+ * variants run in image worker processes (ImageWorkers: PHOTO_WORKERS of them, niced), never in
+ * the service's memory: the service never loads sharp. At most
  * PHOTO_CONCURRENCY images are processed at once on an instance; the rest wait in a queue per
  * organisation, served in turn (FairQueue), at most PHOTO_QUEUE_PER_ORGANIZATION of one
  * organisation and PHOTO_QUEUE_LENGTH in all; beyond that an upload is refused (503,
@@ -43,25 +40,12 @@ export class SharpImageProcessor extends ImageProcessor implements OnApplication
 
   async process(bytes: Uint8Array, format: ImageFormat, queue: string): Promise<ProcessedImage> {
     // The header alone, before anything waits for a slot: a decompression bomb is refused at once.
-    // No pixel limit on reading the header: sharp's own (268 megapixels) would refuse a larger
-    // declaration as unreadable; checkDimensions refuses it naming the rule it breaks. Reading a
-    // header decodes no pixel, so it stays in the service.
-    const header = await sharpLibrary()(bytes, { limitInputPixels: false })
-      .metadata()
-      .catch(() => {
-        throw new UndecodableImageError();
-      });
-    if (header.format !== format) {
-      throw new UnsupportedImageError(`The body is not a ${format} image throughout.`);
-    }
+    // Read in JavaScript (image-size): libvips, its library and its allocations, stays in the
+    // workers, which read the header again with it before a pixel is decoded.
+    const header = readImageHeader(bytes, format);
     // Every side and the pixels from the header alone: nothing is decoded for an image refused.
     checkDimensions(header.width, header.height);
-    const checked = {
-      width: header.autoOrient.width,
-      height: header.autoOrient.height,
-      hasAlpha: header.hasAlpha,
-    };
-    return this.queue.run(queue, () => this.workers.variants(bytes, checked));
+    return this.queue.run(queue, () => this.workers.variants(bytes, header));
   }
 
   /** Images under way and waiting, for tests and metrics. */
