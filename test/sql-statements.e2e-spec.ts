@@ -189,7 +189,7 @@ describe('statements sent without waiting', () => {
           );
           await sql.query(COUNT, []);
         }),
-      ).rejects.toMatchObject({ code: '25P02' }); // the transaction was aborted
+      ).rejects.toMatchObject({ code: '23505' }); // the cause, again: not the abort's 25P02
       expect(outcomes.map((outcome) => outcome.status)).toEqual([
         'fulfilled',
         'rejected',
@@ -229,6 +229,26 @@ describe('statements sent without waiting', () => {
         expect(writes).toBe(2); // the statements with the opening; COMMIT
       }
       expect(await kept()).toEqual([1, 2, 3]);
+    });
+
+    it("throw a failure nobody awaited (a joined transaction's lock, gathered last) at the next statement", async () => {
+      const holder = new Client({ connectionString: database.url });
+      await holder.connect();
+      try {
+        await holder.query('SELECT pg_advisory_lock(7, 10)');
+        await expect(
+          sql.transaction(async () => {
+            await sql.query(LOCK_TIMEOUT, []);
+            await sql.together(() =>
+              Promise.all([sql.query(INSERT, [1]), sql.transaction(async () => 0, [7, 10])]),
+            );
+            await sql.query(INSERT, [2]);
+          }),
+        ).rejects.toMatchObject({ code: '55P03' }); // lock_not_available, not the INSERT's 25P02
+        expect(await kept()).toEqual([]);
+      } finally {
+        await holder.end();
+      }
     });
 
     it('run as usual outside a transaction', async () => {

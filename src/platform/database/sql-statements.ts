@@ -285,18 +285,38 @@ function sendGathered(open: OpenTransaction, gathered: Gathered[]): void {
         ? config
         : { text: config.text, values: config.values },
     );
-    void queryOpeningAll(client, opening, statements).then((outcomes) =>
-      outcomes.forEach((outcome, i) => gathered[i].settle(outcome)),
+    const answered = queryOpeningAll(client, opening, statements);
+    void answered.then((outcomes) => outcomes.forEach((outcome, i) => gathered[i].settle(outcome)));
+    keepFailure(
+      open,
+      answered.then((outcomes) => {
+        for (const outcome of outcomes) if ('error' in outcome) throw outcome.error;
+      }),
     );
     return;
   }
   const ahead = open.ahead;
   open.ahead = undefined;
-  sendCorked(open, gathered, ahead);
+  const answers = sendCorked(open, gathered, ahead);
+  keepFailure(open, inOrder(answers.slice(0, -1), answers.at(-1)!));
 }
 
-/** Sends statements of an open transaction in one write, each with its own Sync. */
-function sendCorked(open: OpenTransaction, gathered: Gathered[], ahead?: Promise<unknown>): void {
+/**
+ * The gathered statements' first failure, if any, is thrown again by the transaction's next
+ * statement or its commit, as a lock sent ahead is (sendAhead): a failure whose statement nobody
+ * awaited (a joined transaction's lock) is never lost, and nothing runs on after it.
+ */
+function keepFailure(open: OpenTransaction, failure: Promise<unknown>): void {
+  open.ahead = failure;
+  failure.catch(() => undefined);
+}
+
+/** Sends statements of an open transaction in one write, each with its own Sync: their answers. */
+function sendCorked(
+  open: OpenTransaction,
+  gathered: Gathered[],
+  ahead?: Promise<unknown>,
+): Promise<QueryResult>[] {
   const { stream } = open.client.connection;
   const sent: { statement: Gathered; answer: Promise<QueryResult> }[] = [];
   stream.cork();
@@ -309,6 +329,7 @@ function sendCorked(open: OpenTransaction, gathered: Gathered[], ahead?: Promise
   }
   if (ahead && sent.length > 0) sent[0].answer = inOrder([ahead], sent[0].answer);
   settleInOrder(sent);
+  return sent.map(({ answer }) => answer);
 }
 
 /** Sends a statement of the transaction: with the statements that open it, if it is the first. */
