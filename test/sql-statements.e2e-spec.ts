@@ -23,14 +23,37 @@ const RETURNING: SqlStatement = {
   text: 'INSERT INTO sql_statements_probe (n) VALUES ($1) RETURNING n',
 };
 
-/** The writes to any socket while `work` runs: a round trip's messages go in one. */
+/**
+ * The writes while `work` runs to the connection that sent the probe's statements (every
+ * statement of a transaction goes on its one connection): a round trip's messages go in one.
+ * Writes to other sockets (the background jobs', a parallel file's) are not counted.
+ */
 async function writesDuring(work: () => Promise<unknown>): Promise<number> {
-  const sockets = Socket.prototype as unknown as Record<'_writev' | '_write', () => void>;
+  type Writes = (...args: unknown[]) => void;
+  const sockets = Socket.prototype as unknown as Record<'_writev' | '_write', Writes>;
   const writev = jest.spyOn(sockets, '_writev');
   const write = jest.spyOn(sockets, '_write');
+  const text = (chunk: unknown) =>
+    Buffer.isBuffer(chunk) ? chunk.toString('latin1') : String(chunk);
   try {
     await work();
-    return writev.mock.calls.length + write.mock.calls.length;
+    const writes = [
+      ...writev.mock.calls.map((call, i) => ({
+        socket: writev.mock.contexts[i],
+        // Each an entry { chunk, encoding }, or the chunk itself when all are buffers.
+        data: (call[0] as unknown[])
+          .map((entry) => text((entry as { chunk?: unknown }).chunk ?? entry))
+          .join(''),
+      })),
+      ...write.mock.calls.map((call, i) => ({
+        socket: write.mock.contexts[i],
+        data: text(call[0]),
+      })),
+    ];
+    const probes = new Set(
+      writes.filter(({ data }) => data.includes('probe')).map((w) => w.socket),
+    );
+    return writes.filter(({ socket }) => probes.has(socket)).length;
   } finally {
     writev.mockRestore();
     write.mockRestore();

@@ -52,8 +52,9 @@ interface SentAhead {
 }
 
 /**
- * The pet's organisation was not the one known for it (which a pet's never changes): what was
- * sent with its lock is undone with the transaction, and the submission runs again without it.
+ * The pet's organisation was not the one this instance remembered for it. A pet never changes
+ * organisation, so the memory was stale. What was sent with the pet's lock is undone with the
+ * transaction, and the submission runs again without it.
  */
 class OrganizationNotAsKnown extends Error {}
 
