@@ -57,7 +57,7 @@ export class SqlPetOwnership extends PetOwnership {
     return owner;
   }
 
-  knownOrganizationOf(petId: number): OrganizationId | undefined {
+  override knownOrganizationOf(petId: number): OrganizationId | undefined {
     return this.organizations.get(petId);
   }
 
