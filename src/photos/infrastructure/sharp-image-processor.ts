@@ -15,11 +15,10 @@ const BUSY_RETRY_AFTER_SECONDS = 1;
  * The image pipeline on sharp (libvips) (docs/adr/0043, 0063). The header is read here, in the
  * service, without libvips (image-header.ts), and judged before anything waits; the decode and the
  * variants run in image worker processes (ImageWorkers: PHOTO_WORKERS of them, niced), never in
- * the service's memory: the service never loads sharp. At most
- * PHOTO_CONCURRENCY images are processed at once on an instance; the rest wait in a queue per
- * organisation, served in turn (FairQueue), at most PHOTO_QUEUE_PER_ORGANIZATION of one
- * organisation and PHOTO_QUEUE_LENGTH in all; beyond that an upload is refused (503,
- * Retry-After) rather than held.
+ * the service's memory: the service never loads sharp. At most PHOTO_CONCURRENCY images are
+ * processed at once on an instance; the rest wait in a queue per organisation, served in turn
+ * (FairQueue), at most PHOTO_QUEUE_PER_ORGANIZATION of one organisation and PHOTO_QUEUE_LENGTH in
+ * all; beyond that an upload is refused (503, Retry-After) rather than held.
  */
 @Injectable()
 export class SharpImageProcessor extends ImageProcessor implements OnApplicationShutdown {
