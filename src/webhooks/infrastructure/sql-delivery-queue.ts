@@ -235,12 +235,11 @@ interface ClaimRow {
 }
 
 /**
- * How many of the pool's connections recording outcomes may hold at once: one. It bounds a
- * drain's rate by one completion's two round trips (about 800 a second on loopback) and so its
- * share of the machine; two let a drain take enough of it to raise the reads' p99 by half
- * (docs/adr/0056).
+ * How many of the pool's connections recording outcomes may hold at once. One was tried: it bounds
+ * a drain better, but a quiet key's completion then waited behind a burst of timeouts for seconds
+ * under load (docs/adr/0056, last section).
  */
-const COMPLETIONS_AT_ONCE = 1;
+const COMPLETIONS_AT_ONCE = 2;
 
 @Injectable()
 export class SqlDeliveryQueue extends DeliveryQueue {
@@ -248,8 +247,7 @@ export class SqlDeliveryQueue extends DeliveryQueue {
    * Outcomes recorded at once by this instance. Each holds a connection of the pool that requests
    * share, and completions of one endpoint take turns at its row's lock: unbounded, a drain's
    * completions (up to WEBHOOK_CONCURRENCY of them) could hold the whole pool while they waited,
-   * and requests would wait for a connection; and the drain would take as much of the machine as
-   * it could.
+   * and requests would wait for a connection.
    */
   private readonly completing = new Turns(COMPLETIONS_AT_ONCE);
 
