@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { ApiKeys } from '@pet-adoption/api-keys';
 import { eventReferenceOf, uuidOf } from '../src/common/events/event-id';
 import { EventPruner } from '../src/platform/event-log/event-pruner';
@@ -355,6 +356,35 @@ describe('/v1/events: the feed of what happened', () => {
         await older.release();
         await app.close();
         await database.drop();
+      }
+    });
+
+    it("shows an event while another database's transaction is still under way", async () => {
+      // The server's snapshot counts every database's transactions: a long one elsewhere (a bulk
+      // load of another database) held back every event here until it ended.
+      const database = await freshDatabase();
+      const neighbour = await freshDatabase();
+      const app = await startTestApp({ DATABASE_URL: database.url });
+      const elsewhere = new Client({ connectionString: neighbour.url });
+      try {
+        await elsewhere.connect();
+        await elsewhere.query('BEGIN');
+        await elsewhere.query('SELECT pg_current_xact_id()');
+        const reader = apiClient(app.url, (await app.issueKey({ scopes: ['pets:read'] })).auth);
+        const created = await apiClient(app.url, app.auth)
+          .post('/v1/pets')
+          .send({ name: 'Rex', categoryId: 1 });
+        expect(created.status).toBe(201);
+        await eventually(
+          async () => (await reader.get('/v1/events').expect(200)).body.length === 1,
+          5_000,
+          "the event, the other database's transaction still open",
+        );
+      } finally {
+        await elsewhere.end();
+        await app.close();
+        await database.drop();
+        await neighbour.drop();
       }
     });
 

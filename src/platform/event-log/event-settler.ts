@@ -10,10 +10,29 @@ import { SqlStatement, SqlStatements } from '../database/sql-statements';
 const BATCH = 1_000;
 
 /**
- * Settled: recorded by a transaction older than every transaction still under way, so committed
- * (or gone), and nothing can commit before it any more (docs/adr/0030).
+ * The oldest transaction under way that may still commit an event here: the oldest of the
+ * snapshot's transactions under way, leaving out those of backends connected to another
+ * database, which can write nothing to this one; when there is none, the first transaction the
+ * snapshot does not see. The snapshot's own xmin counts every database of the server, so a long
+ * transaction anywhere held back every event here (a bulk load of another database on the server
+ * stalled webhook deliveries by seconds). A transaction is left out only when a backend of another
+ * database still shows it: one that ended meanwhile, or a prepared one, still counts, which only
+ * waits longer.
  */
-const SETTLED = 'public_id IS NULL AND xid < pg_snapshot_xmin(pg_current_snapshot())';
+const HORIZON = `(SELECT coalesce(
+                   (SELECT min(x) FROM pg_snapshot_xip(s) AS x
+                     WHERE x::xid NOT IN (
+                       SELECT backend_xid FROM pg_stat_activity
+                        WHERE backend_xid IS NOT NULL AND datid <> (
+                          SELECT oid FROM pg_database WHERE datname = current_database()))),
+                   pg_snapshot_xmax(s))
+                  FROM pg_current_snapshot() AS s)`;
+
+/**
+ * Settled: recorded by a transaction older than every transaction of this database still under
+ * way, so committed (or gone), and nothing can commit before it any more (docs/adr/0030).
+ */
+const SETTLED = `public_id IS NULL AND xid < ${HORIZON}`;
 
 const ANY_TO_SETTLE: SqlStatement = {
   name: 'events_any_to_settle',
