@@ -3,7 +3,6 @@ import { SCOPES } from '../src/common/scopes';
 import { SqlStatements } from '../src/platform/database/sql-statements';
 import { freshDatabase, FreshDatabase } from './support/fresh-database';
 import { apiClient } from './support/http';
-import { oneAtATime } from './support/one-at-a-time';
 import { PlanNode, rowsExamined } from './support/query-plans';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -101,10 +100,7 @@ describe('listings whose filters match nothing', () => {
     return listing;
   };
 
-  let release: (() => void) | undefined;
   beforeAll(async () => {
-    // Its 200,000 pets load the shared server: the timing-bound specs wait (one-at-a-time.ts).
-    release = await oneAtATime('heavy-database');
     database = await freshDatabase();
     t = await startTestApp({ DATABASE_URL: database.url });
     const sql = t.app.get(SqlStatements);
@@ -190,7 +186,6 @@ describe('listings whose filters match nothing', () => {
     await session?.end();
     await t?.close();
     await database?.drop();
-    release?.();
   });
 
   /** Each listing's statements, with the pets each looked at as planned now and as kept. */
