@@ -1,8 +1,8 @@
 import { Client } from 'pg';
-import { CLAIM } from '../src/webhooks/infrastructure/sql-delivery-queue';
+import { CLAIM, COMPLETE, LOCK_ENDPOINTS } from '../src/webhooks/infrastructure/sql-delivery-queue';
 import { WebhookWorker } from '../src/webhooks/infrastructure/webhook-worker';
 import { freshDatabase, FreshDatabase } from './support/fresh-database';
-import { nodesOf, PlanNode, rowsRead } from './support/query-plans';
+import { nodesOf, PlanNode, rowsExamined, rowsRead } from './support/query-plans';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -35,6 +35,14 @@ describe('the webhook claim on tables never analysed', () => {
     }
     session = new Client({ connectionString: database.url });
     await session.connect();
+    // The completion's statements planned once on the empty tables, and kept (see below).
+    await session.query('SET plan_cache_mode = force_generic_plan');
+    await session.query(`PREPARE lock_endpoints AS ${LOCK_ENDPOINTS.text}`);
+    await session.query(`PREPARE complete AS ${COMPLETE.text}`);
+    await session.query("EXECUTE lock_endpoints('{}')");
+    await session.query(
+      "EXECUTE complete(0, 1, 'succeeded', NULL, 200, NULL, 5, false, now(), 120)",
+    );
   });
   afterAll(async () => {
     await session?.end();
@@ -82,6 +90,45 @@ describe('the webhook claim on tables never analysed', () => {
       // Each endpoint found once, its first deliveries, each locked and leased: about 90 rows.
       // The statement before read every due delivery, more than once (67,045 rows here).
       expect(read).toBeLessThanOrEqual(10 * claimed!);
+    } finally {
+      await session.query('ROLLBACK');
+    }
+  });
+
+  it("records outcomes by probes too: the endpoints' locks and each outcome read a few rows", async () => {
+    // Run after the claim's: the backlog is there, and these plans were made on the empty tables.
+    const [{ endpoints, deliveries }] = (
+      await session.query(
+        `SELECT array_agg(id ORDER BY id) AS endpoints,
+                (SELECT array_agg(id) FROM (SELECT id FROM webhook_deliveries LIMIT 3) d)
+                  AS deliveries
+           FROM webhook_endpoints`,
+      )
+    ).rows;
+    expect(deliveries).toHaveLength(3);
+    const analysed = async (statement: string) => {
+      const [{ 'QUERY PLAN': plan }] = (
+        await session.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${statement}`)
+      ).rows;
+      return plan[0].Plan as PlanNode;
+    };
+    await session.query('BEGIN');
+    try {
+      // Two of the five, each once: a scan would look at all five, or at all five per endpoint.
+      const locks = await analysed(`lock_endpoints('{${endpoints[1]},${endpoints[3]}}')`);
+      expect(rowsExamined(locks, 'webhook_endpoints')).toBe(2);
+      for (const delivery of deliveries) {
+        // Its first attempt succeeded.
+        const completion = await analysed(
+          `complete(${delivery}, 0, 'succeeded', NULL, 200, NULL, 5, false, now(), 120)`,
+        );
+        expect(nodesOf(completion).some(({ 'Node Type': type }) => type === 'ModifyTable')).toBe(
+          true,
+        );
+        // Its delivery by its id, updated, and its endpoint's row: never a scan of the backlog.
+        expect(rowsExamined(completion, 'webhook_deliveries')).toBeLessThanOrEqual(2);
+        expect(rowsExamined(completion, 'webhook_endpoints')).toBeLessThanOrEqual(1);
+      }
     } finally {
       await session.query('ROLLBACK');
     }

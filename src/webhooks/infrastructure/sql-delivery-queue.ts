@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { eventIdOf, numberOfUuid } from '../../common/events/event-id';
-import { Turns } from '../../platform/background/turns';
 import { SqlStatement, SqlStatements } from '../../platform/database/sql-statements';
 import { AttemptDecision, AttemptResult } from '../domain/delivery';
 import {
@@ -156,7 +155,7 @@ export const CLAIM: SqlStatement = {
  * an endpoint that is not failing changes nothing of it, and leaves its row as it is: most
  * completions of a drain are those, and each update is a row version and its WAL.
  */
-const COMPLETE: SqlStatement = {
+export const COMPLETE: SqlStatement = {
   name: 'webhook_deliveries_complete',
   text: `WITH "delivery" AS (
            UPDATE webhook_deliveries SET
@@ -202,13 +201,18 @@ const DROP: SqlStatement = {
 };
 
 /**
- * The endpoint first, as every transaction that changes both takes them (docs/adr/0046): its
- * deletion locks it, then its deliveries (ON DELETE CASCADE); a completion that locked the
- * delivery first and the endpoint second deadlocked with it.
+ * The endpoints first, as every transaction that changes both takes them (docs/adr/0046): its
+ * deletion locks one, then its deliveries (ON DELETE CASCADE); a completion that locked the
+ * delivery first and the endpoint second deadlocked with it. A batch's endpoints are locked in the
+ * order given, the array's (ascending ids: two batches never wait for each other in a circle),
+ * each by one probe of the primary key, which no plan made on small tables turns into a scan.
  */
-const LOCK_ENDPOINT: SqlStatement = {
-  name: 'webhook_deliveries_lock_endpoint',
-  text: 'SELECT 1 FROM webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE',
+export const LOCK_ENDPOINTS: SqlStatement = {
+  name: 'webhook_deliveries_lock_endpoints',
+  text: `SELECT 1 FROM unnest($1::bigint[]) AS e(id)
+           CROSS JOIN LATERAL (
+             SELECT 1 FROM webhook_endpoints w WHERE w.id = e.id FOR NO KEY UPDATE
+           ) l`,
 };
 
 const numberOrNull = (id: string | null) => (id === null ? null : Number(id));
@@ -235,21 +239,30 @@ interface ClaimRow {
 }
 
 /**
- * How many of the pool's connections recording outcomes may hold at once. One was tried: it bounds
- * a drain better, but a quiet key's completion then waited behind a burst of timeouts for seconds
- * under load (docs/adr/0056, last section).
+ * Outcomes recorded in one transaction at most: as many as an instance holds attempts by default
+ * (WEBHOOK_CONCURRENCY).
  */
-const COMPLETIONS_AT_ONCE = 2;
+const COMPLETIONS_TOGETHER = 64;
+
+/** An outcome waiting to be recorded, and its caller's promise. */
+interface Completion {
+  readonly delivery: ClaimedDelivery;
+  readonly values: unknown[];
+  readonly recorded: () => void;
+  readonly failed: (error: unknown) => void;
+}
 
 @Injectable()
 export class SqlDeliveryQueue extends DeliveryQueue {
   /**
-   * Outcomes recorded at once by this instance. Each holds a connection of the pool that requests
-   * share, and completions of one endpoint take turns at its row's lock: unbounded, a drain's
-   * completions (up to WEBHOOK_CONCURRENCY of them) could hold the whole pool while they waited,
-   * and requests would wait for a connection.
+   * A transaction recording outcomes is under way: one at a time per instance (docs/adr/0056). It
+   * holds one connection of the pool that requests share, however many outcomes wait, and it
+   * leaves PostgreSQL's other backends to the requests: two at a time drained faster but slowed
+   * the reads more.
    */
-  private readonly completing = new Turns(COMPLETIONS_AT_ONCE);
+  private recording = false;
+  /** Outcomes that came while one was recorded: the next transaction records them together. */
+  private readonly waiting: Completion[] = [];
 
   constructor(
     private readonly sql: SqlStatements,
@@ -301,32 +314,72 @@ export class SqlDeliveryQueue extends DeliveryQueue {
     return { deliveries, endpointsDue: rows[0]?.endpointsDue ?? 0 };
   }
 
-  async complete(
+  /**
+   * Recorded at once when no other outcome is being recorded; else it waits, and the next
+   * transaction records every outcome waiting, up to COMPLETIONS_TOGETHER, in two round trips: a
+   * burst of timeouts is one transaction, not one each, with one commit to flush, and a quiet
+   * key's outcome waits behind one transaction, not behind the burst (docs/adr/0056). Each
+   * outcome is still its own statement, run in the order they came: what one does to its
+   * endpoint's failing streak, the next sees.
+   */
+  complete(
     delivery: ClaimedDelivery,
     result: AttemptResult,
     decision: AttemptDecision,
     attemptedAt: Date,
     disableAfterHours: number,
-  ) {
-    // Two round trips: BEGIN with the lock, then the completion with COMMIT (with no endpoint
-    // left, the completion finds no delivery and changes nothing).
-    await this.completing.take(() =>
-      this.sql.transaction(async () => {
-        await this.sql.query(LOCK_ENDPOINT, [delivery.endpoint.id]);
-        await this.sql.queryAtCommit(COMPLETE, [
-          delivery.id,
-          delivery.attempt,
-          decision.outcome,
-          decision.retryInSeconds,
-          result.responseStatus,
-          result.error,
-          Math.round(result.durationMs),
-          decision.gone,
-          attemptedAt,
-          disableAfterHours,
-        ]);
-      }),
-    );
+  ): Promise<void> {
+    const values = [
+      delivery.id,
+      delivery.attempt,
+      decision.outcome,
+      decision.retryInSeconds,
+      result.responseStatus,
+      result.error,
+      Math.round(result.durationMs),
+      decision.gone,
+      attemptedAt,
+      disableAfterHours,
+    ];
+    return new Promise((recorded, failed) => {
+      this.waiting.push({ delivery, values, recorded, failed });
+      this.recordWaiting();
+    });
+  }
+
+  private recordWaiting(): void {
+    if (this.recording || this.waiting.length === 0) return;
+    this.recording = true;
+    const batch = this.waiting.splice(0, COMPLETIONS_TOGETHER);
+    void this.recordBatch(batch).finally(() => {
+      this.recording = false;
+      this.recordWaiting();
+    });
+  }
+
+  /** A batch that fails is recorded again one outcome at a time: one bad value fails only its own. */
+  private async recordBatch(batch: Completion[]): Promise<void> {
+    try {
+      await this.record(batch);
+      for (const completion of batch) completion.recorded();
+    } catch (error) {
+      if (batch.length === 1) return batch[0].failed(error);
+      for (const completion of batch) {
+        await this.record([completion]).then(completion.recorded, completion.failed);
+      }
+    }
+  }
+
+  /**
+   * Two round trips: BEGIN with the endpoints' locks, then the outcomes with COMMIT (an endpoint
+   * deleted meanwhile has no delivery left: its outcome finds none and changes nothing).
+   */
+  private record(batch: Completion[]): Promise<void> {
+    const endpoints = [...new Set(batch.map(({ delivery }) => delivery.endpoint.id))];
+    return this.sql.transaction(async () => {
+      await this.sql.query(LOCK_ENDPOINTS, [endpoints.sort((a, b) => a - b)]);
+      for (const { values } of batch) await this.sql.queryAtCommit(COMPLETE, values);
+    });
   }
 
   async drop(delivery: ClaimedDelivery) {

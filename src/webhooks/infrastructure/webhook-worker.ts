@@ -29,7 +29,7 @@ export interface WorkerLimits {
  * holds per owner key and per destination, so that neither holds more than its fair share of
  * the instance (docs/adr/0047): a key whose receivers hang, or a host that hangs, holds only its
  * share, and the others' deliveries go on. Claims are paced as background work, and outcomes are
- * recorded two at a time (docs/adr/0056).
+ * recorded one transaction at a time, those that came meanwhile together (docs/adr/0056).
  */
 @Injectable()
 export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutdown {
