@@ -3,7 +3,7 @@ import { ApiKeys } from '@pet-adoption/api-keys';
 import { eventReferenceOf, uuidOf } from '../src/common/events/event-id';
 import { EventPruner } from '../src/platform/event-log/event-pruner';
 import { CancelLapsedOrders } from '../src/orders/application/cancel-lapsed-orders.use-case';
-import { freshDatabase } from './support/fresh-database';
+import { freshDatabase, freshDatabaseOn } from './support/fresh-database';
 import { apiClient, expectError } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 import { eventually } from './support/webhook-receiver';
@@ -363,7 +363,8 @@ describe('/v1/events: the feed of what happened', () => {
       // The server's snapshot counts every database's transactions: a long one elsewhere (a bulk
       // load of another database) held back every event here until it ended.
       const database = await freshDatabase();
-      const neighbour = await freshDatabase();
+      // On the same server (a throw-away one of its own when the run uses the embedded engine).
+      const neighbour = await freshDatabaseOn(database.url);
       const app = await startTestApp({ DATABASE_URL: database.url });
       const elsewhere = new Client({ connectionString: neighbour.url });
       try {
@@ -383,8 +384,8 @@ describe('/v1/events: the feed of what happened', () => {
       } finally {
         await elsewhere.end();
         await app.close();
-        await database.drop();
         await neighbour.drop();
+        await database.drop();
       }
     });
 
