@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ImageBodyBudget } from '../src/platform/http/request/image-body-budget';
+import { ImageSpool } from '../src/platform/http/request/image-spool';
 import { expectEarlyAnswer, hold, within } from './support/held-requests';
 import { apiClient } from './support/http';
 import { ServiceProcess, startService, stopService } from './support/service-process';
@@ -220,6 +221,50 @@ describe('the memory of image bodies (PHOTO_BODY_MEMORY_MB)', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   };
+
+  /** Waits until the spool's files are as `wanted` says, and returns them. */
+  const spoolHolds = async (wanted: (files: string[]) => Promise<boolean>) => {
+    const spool = t.app.get(ImageSpool);
+    for (let waited = 0; ; waited += 10) {
+      const files = await spool.files();
+      if (await wanted(files)) return files;
+      if (waited > 5_000) throw new Error(`the spool holds ${files.length} file(s)`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+
+  it('writes an image body to a file of the spool as it arrives (not to memory), removed once answered or once its client goes away', async () => {
+    const sent = (await plain(400, 300).jpeg().toBuffer()).subarray(0, 8 * 1024);
+    const held = hold(
+      t.url,
+      '/v1/pets/1/photos',
+      { 'content-type': 'image/jpeg', ...t.auth },
+      TEN_MIB,
+      sent,
+    );
+    try {
+      // What has come so far is on disk, though the body is far from over.
+      const [file] = await spoolHolds(async (files) => {
+        if (files.length !== 1) return false;
+        return (await readFile(files[0]).catch(() => Buffer.alloc(0))).equals(sent);
+      });
+      expect(file).toBeDefined();
+    } finally {
+      held.socket.destroy();
+    }
+    await spoolHolds(async (files) => files.length === 0);
+
+    const staff = apiClient(t.url, t.auth);
+    const pet = await staff.post('/v1/pets').send({ name: 'Rex', categoryId: 1 }).expect(201);
+    const image = await plain(64, 48).jpeg().toBuffer();
+    const photo = (body: Buffer) =>
+      staff.post(`/v1/pets/${pet.body.id}/photos`).set('content-type', 'image/jpeg').send(body);
+    expect((await photo(image)).status).toBe(201);
+    await spoolHolds(async (files) => files.length === 0);
+    // Refused once read (it does not decode): its file goes too.
+    expect((await photo(image.subarray(0, 200))).status).toBe(400);
+    await spoolHolds(async (files) => files.length === 0);
+  });
 
   it('refuses 503 with Retry-After, before reading, past an organisation’s half and past the instance’s whole; a normal upload works again once they are done', async () => {
     const [second, third] = [await organisationKey(), await organisationKey()];

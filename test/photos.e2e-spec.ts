@@ -7,7 +7,7 @@ import { ImageProcessor, distinctVariants } from '../src/photos/application/imag
 import { expectError, request } from './support/http';
 import { awayFromMinuteEnd } from './support/windows';
 import { startTestApp, TestApp } from './support/test-app';
-import { phoneJpeg, plain, pngWithAlpha } from './support/test-images';
+import { inFile, phoneJpeg, plain, pngWithAlpha } from './support/test-images';
 import { S3Peer, startS3Peer, withS3PeerCredentials } from './support/peers/s3-peer';
 
 const HASH = /^([0-9a-f]{64})\./;
@@ -31,7 +31,9 @@ describe('GET /v1/photos/{file}', () => {
 
   /** Processes an image as an upload would, and stores its variants. */
   const store = async (app: TestApp, image: Buffer, format: 'jpeg' | 'png') => {
-    const processed = await app.app.get(ImageProcessor).process(image, format, 'organization:1');
+    const processed = await app.app
+      .get(ImageProcessor)
+      .process(await inFile(image), format, 'organization:1');
     const variants = distinctVariants(processed);
     for (const { key, bytes } of variants) await app.app.get(PhotoStorage).put(key, bytes);
     return variants.map(({ key, bytes }) => ({
@@ -211,7 +213,7 @@ describe('GET /v1/photos/{file} from an S3 bucket', () => {
   it('serves what the service stored in the bucket', async () => {
     const processed = await t.app
       .get(ImageProcessor)
-      .process(await phoneJpeg(), 'jpeg', 'organization:1');
+      .process(await inFile(await phoneJpeg()), 'jpeg', 'organization:1');
     const { key, bytes } = processed.sizes.full;
     await t.app.get(PhotoStorage).put(key, bytes);
     const response = await request(t.url).get(`/v1/photos/${key}`).buffer(true);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  ImageFile,
   ImageProcessor,
   ImageVariant,
   ProcessedImage,
@@ -10,7 +11,8 @@ import { PHOTO_SIZES, PhotoSize, variantWidths } from '../../src/photos/domain/p
 
 /**
  * An image processor that decodes nothing, for unit tests of the use cases: every upload is an
- * image of `size`, its variants bytes naming the upload and their width. `failure`, when set, is
+ * image of `size`, its variants bytes naming the upload (its first bytes: the tests' uploads are
+ * all head) and their width. `failure`, when set, is
  * thrown instead; `during` runs while the image is "processed" (another request coming in).
  */
 export class FakeImageProcessor extends ImageProcessor {
@@ -19,13 +21,13 @@ export class FakeImageProcessor extends ImageProcessor {
   during?: () => Promise<void>;
   processed = 0;
 
-  async process(bytes: Uint8Array, format: ImageFormat): Promise<ProcessedImage> {
+  async process(image: ImageFile, format: ImageFormat): Promise<ProcessedImage> {
     if (this.failure) throw this.failure;
     await this.during?.();
     this.processed++;
     const widths = variantWidths(this.size.width, this.size.height);
     const variant = (width: number): ImageVariant => {
-      const content = Buffer.from(`${format}:${Buffer.from(bytes).toString('hex')}:${width}`);
+      const content = Buffer.from(`${format}:${Buffer.from(image.head).toString('hex')}:${width}`);
       return {
         key: photoKeyOf(createHash('sha256').update(content).digest('hex'), 'jpeg'),
         bytes: content,

@@ -1,5 +1,11 @@
 import sharp from 'sharp';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { ImageFile } from '../../src/photos/application/image-processor';
+import { IMAGE_HEAD_BYTES } from '../../src/platform/http/request/json-body';
 
 /**
  * Test images, generated with sharp when a test needs them: no image is committed. Each is small
@@ -91,4 +97,22 @@ export async function webpDeclaring(width: number, height: number): Promise<Buff
   const sizes = ((width - 1) & 0x3fff) | (((height - 1) & 0x3fff) << 14);
   webp.writeUInt32LE((sizes | (bits & 0xf000_0000)) >>> 0, 21);
   return webp;
+}
+
+let directory: string | undefined;
+let files = 0;
+
+/**
+ * The bytes in a file, as the service's spool hands an upload over: its path, its size and its
+ * first `headBytes` in memory. The files go with the test process.
+ */
+export async function inFile(bytes: Uint8Array, headBytes = IMAGE_HEAD_BYTES): Promise<ImageFile> {
+  if (directory === undefined) {
+    const made = mkdtempSync(join(tmpdir(), 'test-images-'));
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+    directory = made;
+  }
+  const path = join(directory, `${++files}.image`);
+  await writeFile(path, bytes);
+  return { path, size: bytes.length, head: bytes.subarray(0, headBytes) };
 }

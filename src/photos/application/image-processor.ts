@@ -10,6 +10,16 @@ export interface ImageVariant {
   readonly height: number;
 }
 
+/**
+ * An upload's bytes as the service holds them: in a file, until the upload is answered, and the
+ * first of them in memory (at least the magic bytes; the whole header of nearly every image).
+ */
+export interface ImageFile {
+  readonly path: string;
+  readonly size: number;
+  readonly head: Uint8Array;
+}
+
 /** An upload turned into the variants it is served as. */
 export interface ProcessedImage {
   /** The size of the `full` variant: the image as displayed, orientation applied. */
@@ -29,7 +39,7 @@ export interface ProcessedImage {
  * once (ImageProcessingBusyError); when the process decoding it dies, ImageWorkerLostError.
  */
 export abstract class ImageProcessor {
-  abstract process(bytes: Uint8Array, format: ImageFormat, queue: string): Promise<ProcessedImage>;
+  abstract process(image: ImageFile, format: ImageFormat, queue: string): Promise<ProcessedImage>;
 }
 
 /** The distinct variants of an image, each once, whatever sizes share it. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Requester } from '../../common/requester';
 import { IdempotencyKeyReusedError } from '../../platform/idempotency/idempotency';
 import { InsufficientScopeError } from '../../common/scopes';
@@ -27,10 +28,15 @@ import { PhotoUpload, UploadPhoto } from './upload-photo.use-case';
 
 /** Staff of organisation 7, which owns pet 1; organisation 8 owns pet 2. */
 const staff: Requester = { keyId: '1', scopes: ['pets:read', 'pets:manage'], organizationId: 7 };
-const jpeg = (n = 0): PhotoUpload => ({
-  bytes: Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, n]),
-  contentType: 'image/jpeg',
+/** An upload of these bytes, all of them in hand (the processor is a fake: no file is read). */
+const uploadOf = (bytes: Uint8Array, contentType: string): PhotoUpload => ({
+  path: '/nowhere',
+  size: bytes.length,
+  head: bytes,
+  contentType,
+  sha256: async () => createHash('sha256').update(bytes).digest('hex'),
 });
+const jpeg = (n = 0) => uploadOf(Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, n]), 'image/jpeg');
 
 describe('the photos use cases', () => {
   let pets: InMemoryPhotographedPets;
@@ -111,9 +117,9 @@ describe('the photos use cases', () => {
 
     it('checks pets:manage before anything else (403)', async () => {
       const writer: Requester = { ...staff, scopes: ['pets:read', 'pets:write'] };
-      await expect(
-        upload.execute(writer, 1, { bytes: Uint8Array.from([1]), contentType: 'x' }),
-      ).rejects.toThrow(InsufficientScopeError);
+      await expect(upload.execute(writer, 1, uploadOf(Uint8Array.from([1]), 'x'))).rejects.toThrow(
+        InsufficientScopeError,
+      );
       expect(pets.asked).toBe(0);
     });
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { PET_EVENTS } from '../../common/events/pet-events';
 import { Injectable } from '@nestjs/common';
 import { EventRecorder } from '../../common/events/event-recorder';
@@ -13,16 +12,17 @@ import {
 import { checkUpload } from '../domain/image-rules';
 import { checkOwnership, MAX_PHOTOS_PER_PET, PetId, Photo } from '../domain/photo';
 import { PhotoLimitReachedError } from '../domain/photo.errors';
-import { distinctVariants, ImageProcessor, variantKeys } from './image-processor';
+import { distinctVariants, ImageFile, ImageProcessor, variantKeys } from './image-processor';
 import { PhotoStorage } from './photo-storage';
 import { PhotoRepository } from './photo.repository';
 import { PetOwnership } from '../../pets/application/ports/pet-ownership';
 import { PhotographedPets } from './photographed-pets';
 
-/** An uploaded image as it arrived: its bytes and the type its Content-Type named. */
-export interface PhotoUpload {
-  readonly bytes: Uint8Array;
+/** An uploaded image as it arrived: its file, the type its Content-Type named, its digest. */
+export interface PhotoUpload extends ImageFile {
   readonly contentType: string | undefined;
+  /** The SHA-256 of its bytes, in hex. */
+  sha256(): Promise<string>;
 }
 
 export interface Upload {
@@ -60,11 +60,7 @@ export class UploadPhoto {
       return { photo: await this.add(requester, petId, upload), replayed: false };
     // Claimed apart from the upload's own transaction: decoding takes a while and must not hold a
     // transaction (nor the embedded engine's one connection) open; a retry waits for the answer.
-    const fingerprint = fingerprintOf([
-      petId,
-      upload.contentType ?? null,
-      createHash('sha256').update(upload.bytes).digest('hex'),
-    ]);
+    const fingerprint = fingerprintOf([petId, upload.contentType ?? null, await upload.sha256()]);
     const { value, replayed } = await this.idempotency.onceApart(
       { ...idempotencyKey, fingerprint },
       () => this.add(requester, petId, upload),
@@ -73,7 +69,7 @@ export class UploadPhoto {
   }
 
   private async add(requester: Requester, petId: PetId, upload: PhotoUpload): Promise<Photo> {
-    const format = checkUpload(upload.bytes, upload.contentType);
+    const format = checkUpload(upload.head, upload.size, upload.contentType);
     // Refused before any pixel is decoded, when it can be told already; asked again below, under
     // the pet's lock, as another upload or a deletion may have come in between.
     await this.checkRoom(requester, petId);
@@ -83,7 +79,7 @@ export class UploadPhoto {
       requester.organizationId === null
         ? `key:${requester.keyId}`
         : `organization:${requester.organizationId}`;
-    const image = await this.images.process(upload.bytes, format, queue);
+    const image = await this.images.process(upload, format, queue);
     await Promise.all(
       distinctVariants(image).map(({ key, bytes }) => this.storage.put(key, bytes)),
     );

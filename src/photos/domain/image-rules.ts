@@ -16,13 +16,17 @@ export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const MAX_IMAGE_PIXELS = 40_000_000;
 
 /**
- * The format of an upload, judged from its bytes: JPEG, PNG or WebP, and what its Content-Type
- * says. Anything else, or a header naming another type than the bytes are, is refused (415), as
- * is a body over MAX_IMAGE_BYTES (413).
+ * The format of an upload of `size` bytes, judged from its first bytes (`head`): JPEG, PNG or
+ * WebP, and what its Content-Type says. Anything else, or a header naming another type than the
+ * bytes are, is refused (415), as is a body over MAX_IMAGE_BYTES (413).
  */
-export function checkUpload(bytes: Uint8Array, contentType: string | undefined): ImageFormat {
-  if (bytes.length > MAX_IMAGE_BYTES) throw new ImageTooLargeError(MAX_IMAGE_BYTES);
-  const format = formatOfBytes(bytes);
+export function checkUpload(
+  head: Uint8Array,
+  size: number,
+  contentType: string | undefined,
+): ImageFormat {
+  if (size > MAX_IMAGE_BYTES) throw new ImageTooLargeError(MAX_IMAGE_BYTES);
+  const format = formatOfBytes(head);
   if (format === null) {
     throw new UnsupportedImageError('The body is not a JPEG, PNG or WebP image.');
   }

@@ -18,6 +18,9 @@ import { sharpLibrary } from './sharp-library';
 /** The quality of the JPEG and WebP variants: no visible loss at the sizes served. */
 const QUALITY = 80;
 
+/** An image to read: the path of its file (an upload, in the service's spool), or its bytes. */
+export type ImageSource = string | Uint8Array;
+
 /** What the variants are made from besides the bytes: the header, read and checked before. */
 export interface CheckedHeader {
   /** The image's size as displayed, its orientation applied. */
@@ -34,10 +37,10 @@ export interface CheckedHeader {
  * has its own (decode).
  */
 export async function checkedHeaderOf(
-  bytes: Uint8Array,
+  image: ImageSource,
   judged: ImageHeader,
 ): Promise<CheckedHeader> {
-  const header = await sharpLibrary()(bytes, { limitInputPixels: false })
+  const header = await sharpLibrary()(image, { limitInputPixels: false })
     .metadata()
     .catch(() => {
       throw new UndecodableImageError();
@@ -64,12 +67,12 @@ interface Pixels {
  * (image-worker.ts): one full decode, then each size written, widest first.
  */
 export async function variantsOf(
-  bytes: Uint8Array,
+  image: ImageSource,
   header: CheckedHeader,
 ): Promise<ProcessedImage> {
   const wanted = variantSizes(header.width, header.height);
   const format = variantFormat(header.hasAlpha);
-  const full = await decode(bytes, wanted.full);
+  const full = await decode(image, wanted.full);
   const byWidth = new Map<number, ImageVariant>();
   for (const size of distinctSizes(wanted)) {
     byWidth.set(size.width, await encode(full, size, format));
@@ -87,9 +90,9 @@ export async function variantsOf(
  * unless told otherwise: greyscale, CMYK, 16 bits and profiles such as Display P3 are converted),
  * and nothing else: EXIF, GPS, XMP and the ICC profile stay behind.
  */
-async function decode(bytes: Uint8Array, { width, height }: VariantSize): Promise<Pixels> {
+async function decode(image: ImageSource, { width, height }: VariantSize): Promise<Pixels> {
   try {
-    return await sharpLibrary()(bytes, {
+    return await sharpLibrary()(image, {
       failOn: 'error',
       limitInputPixels: MAX_IMAGE_PIXELS,
       autoOrient: true,

@@ -1,5 +1,5 @@
 import { constants, getPriority } from 'node:os';
-import { plain } from '../../../test/support/test-images';
+import { inFile, plain } from '../../../test/support/test-images';
 import { ImageWorkerLostError, UndecodableImageError } from '../domain/photo.errors';
 import { ImageWorkers } from './image-workers';
 
@@ -12,10 +12,13 @@ const header = { format: 'jpeg', width: 400, height: 300 } as const;
 jest.setTimeout(30_000);
 describe('ImageWorkers', () => {
   let workers: ImageWorkers;
-  let jpeg: Buffer;
+  /** The file of a 400 × 300 JPEG, as the service's spool holds an upload. */
+  let jpeg: string;
+  let bytes: Buffer;
 
   beforeAll(async () => {
-    jpeg = await plain(400, 300).jpeg().toBuffer();
+    bytes = await plain(400, 300).jpeg().toBuffer();
+    jpeg = (await inFile(bytes)).path;
   });
   beforeEach(() => (workers = new ImageWorkers(2, 1, 30_000)));
   afterEach(() => workers.close());
@@ -34,16 +37,15 @@ describe('ImageWorkers', () => {
   });
 
   it("answers a body that does not decode as the client's fault", async () => {
-    await expect(workers.variants(jpeg.subarray(0, 500), header)).rejects.toThrow(
-      UndecodableImageError,
-    );
+    const truncated = await inFile(bytes.subarray(0, 500));
+    await expect(workers.variants(truncated.path, header)).rejects.toThrow(UndecodableImageError);
   });
 
   it('fails the jobs of a worker that dies with a retryable error, and replaces it at the next job', async () => {
     await workers.start();
     const [first] = workers.pids;
-    const big = await plain(4000, 3000).jpeg().toBuffer();
-    const lost = workers.variants(big, { format: 'jpeg', width: 4000, height: 3000 });
+    const big = await inFile(await plain(4000, 3000).jpeg().toBuffer());
+    const lost = workers.variants(big.path, { format: 'jpeg', width: 4000, height: 3000 });
     process.kill(first, 'SIGKILL');
     const error = await lost.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImageWorkerLostError);

@@ -48,7 +48,8 @@ function workerModule(): { path: string; execArgv: string[] } {
 /**
  * A pool of image worker processes (image-worker.ts), forked when the first image comes and
  * restarted when one dies. Each is niced to the lowest CPU priority, so that requests always go
- * first on a busy machine, and holds its images' pixels in its own memory, not the service's.
+ * first on a busy machine, and reads its images from their files (the service's spool) into its own
+ * memory, with their pixels: none of it is the service's.
  * A job goes to the worker with the fewest under way; a worker that dies fails its jobs with
  * ImageWorkerLostError (503, Retry-After) and is replaced at the next job. A worker that has not
  * answered an image within its deadline is ended as if it had died: libvips stuck on one image
@@ -70,14 +71,15 @@ export class ImageWorkers {
     this.workers = Array.from({ length: count }, () => undefined);
   }
 
-  async variants(bytes: Uint8Array, header: ImageHeader): Promise<ProcessedImage> {
+  /** The variants of the image in the file at `path`, whose header the service read as `header`. */
+  async variants(path: string, header: ImageHeader): Promise<ProcessedImage> {
     const worker = this.leastBusy();
     await worker.ready;
     const id = this.nextId++;
     return new Promise<ProcessedImage>((resolve, reject) => {
       const deadline = setTimeout(() => this.overdue(worker), this.deadlineMs);
       worker.jobs.set(id, { resolve, reject, deadline });
-      worker.child.send({ id, bytes, header }, (error) => {
+      worker.child.send({ id, path, header }, (error) => {
         if (!error) return;
         this.abandon(worker);
         if (worker.jobs.delete(id)) {
@@ -130,9 +132,10 @@ export class ImageWorkers {
     const { path, execArgv } = workerModule();
     const child = fork(path, [], {
       execArgv,
-      // Structured clone: the images go as bytes, not as JSON arrays of numbers.
+      // Structured clone: the variants come back as bytes, not as JSON arrays of numbers.
       serialization: 'advanced',
-      // One libuv thread per image at once, and one more for its files (sharp reads none).
+      // One libuv thread per image at once (sharp reads an image's file within its job), and one
+      // more for anything else.
       env: { ...process.env, UV_THREADPOOL_SIZE: String(this.perWorker + 1) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -16,15 +16,25 @@ import {
   pngBomb,
   pngDeclaring,
   pngWithAlpha,
+  inFile,
   truncated,
   webpDeclaring,
 } from '../../../test/support/test-images';
+import { ImageFormat } from '../domain/image-format';
 import { SharpImageProcessor } from './sharp-image-processor';
 
 const processorWith = (concurrency = 2, queueLength = 8, queuePerOrganization = 4) =>
   new SharpImageProcessor({
     photos: { concurrency, queueLength, queuePerOrganization, workers: 1, jobSeconds: 60 },
   } as AppConfig);
+
+/** The image as the service hands it over: in a file of its spool, its first bytes in memory. */
+const processIn = async (
+  processor: SharpImageProcessor,
+  bytes: Uint8Array,
+  format: ImageFormat,
+  queue: string,
+) => processor.process(await inFile(bytes), format, queue);
 
 const sizesOf = (image: ProcessedImage) =>
   PHOTO_SIZES.map((size) => [size, image.sizes[size].width, image.sizes[size].height]);
@@ -39,7 +49,8 @@ describe('SharpImageProcessor', () => {
   afterAll(() => processor.onApplicationShutdown());
 
   it('writes the four widths of a photo as JPEG, each under the SHA-256 of its bytes', async () => {
-    const image = await processor.process(
+    const image = await processIn(
+      processor,
       await plain(1200, 800).jpeg().toBuffer(),
       'jpeg',
       'organization:1',
@@ -64,7 +75,8 @@ describe('SharpImageProcessor', () => {
   });
 
   it('never enlarges: a 250 px original gives a 100 px variant and one of 250 px for the rest', async () => {
-    const image = await processor.process(
+    const image = await processIn(
+      processor,
       await plain(250, 250).png().toBuffer(),
       'png',
       'organization:1',
@@ -80,7 +92,8 @@ describe('SharpImageProcessor', () => {
   });
 
   it('keeps full within 2,048 px on its longer side', async () => {
-    const image = await processor.process(
+    const image = await processIn(
+      processor,
       await plain(1000, 4000).webp().toBuffer(),
       'webp',
       'organization:1',
@@ -102,7 +115,7 @@ describe('SharpImageProcessor', () => {
   ] as const)(
     'keeps every size of a %s within 2,048 px on both sides',
     async (_, make, format, full) => {
-      const image = await processor.process(await make(), format, 'organization:1');
+      const image = await processIn(processor, await make(), format, 'organization:1');
       expect([image.width, image.height]).toEqual(full);
       for (const variant of distinctVariants(image)) {
         const { width, height } = await sharp(variant.bytes).metadata();
@@ -121,7 +134,7 @@ describe('SharpImageProcessor', () => {
     ['a 16,385 × 16 PNG', () => pngDeclaring(16_385, 16), 'png'],
   ] as const)('refuses %s from its header, before decoding a pixel', async (_, make, format) => {
     const started = performance.now();
-    await expect(processor.process(await make(), format, 'organization:1')).rejects.toThrow(
+    await expect(processIn(processor, await make(), format, 'organization:1')).rejects.toThrow(
       ImageSideOutOfRangeError,
     );
     expect(performance.now() - started).toBeLessThan(100);
@@ -129,7 +142,7 @@ describe('SharpImageProcessor', () => {
 
   it('refuses 16,384 × 16,384 px (268 megapixels) from a PNG header, however square', async () => {
     await expect(
-      processor.process(await pngDeclaring(16_384, 16_384), 'png', 'organization:1'),
+      processIn(processor, await pngDeclaring(16_384, 16_384), 'png', 'organization:1'),
     ).rejects.toThrow(new ImageTooManyPixelsError(16_384, 16_384, 40_000_000));
   });
 
@@ -140,7 +153,7 @@ describe('SharpImageProcessor', () => {
     expect(before.exif?.toString('latin1')).toContain('PhoneCam');
     expect(before.icc).toBeDefined();
 
-    const image = await processor.process(photo, 'jpeg', 'organization:1');
+    const image = await processIn(processor, photo, 'jpeg', 'organization:1');
     expect(image).toMatchObject({ width: 20, height: 40 });
     const full = image.sizes.full.bytes;
     const after = await sharp(full).metadata();
@@ -167,8 +180,15 @@ describe('SharpImageProcessor', () => {
     expect(pixel(10, 35)[0]).toBeLessThan(100);
   });
 
+  it('reads a header that runs past the bytes in memory from the file (a JPEG’s metadata comes first)', async () => {
+    const photo = await phoneJpeg();
+    // The first 64 bytes hold the JPEG's start, not its size: that is after its EXIF and profile.
+    const image = await processor.process(await inFile(photo, 64), 'jpeg', 'organization:1');
+    expect(image).toMatchObject({ width: 20, height: 40 });
+  });
+
   it('writes an image with an alpha channel as WebP, keeping its transparency', async () => {
-    const image = await processor.process(await pngWithAlpha(), 'png', 'organization:1');
+    const image = await processIn(processor, await pngWithAlpha(), 'png', 'organization:1');
     for (const variant of distinctVariants(image)) {
       expect(variant.key).toMatch(/\.webp$/);
       expect(await sharp(variant.bytes).metadata()).toMatchObject({
@@ -184,7 +204,7 @@ describe('SharpImageProcessor', () => {
     ['16-bit PNG', () => plain(300, 200).toColourspace('rgb16').png().toBuffer(), 'png'],
     ['palette PNG', () => plain(300, 200).png({ palette: true }).toBuffer(), 'png'],
   ] as const)('writes a %s as 8-bit sRGB', async (_, make, format) => {
-    const image = await processor.process(await make(), format, 'organization:1');
+    const image = await processIn(processor, await make(), format, 'organization:1');
     for (const variant of distinctVariants(image)) {
       expect(await sharp(variant.bytes).metadata()).toMatchObject({
         space: 'srgb',
@@ -200,23 +220,23 @@ describe('SharpImageProcessor', () => {
     ['webp', () => plain(300, 200).webp().toBuffer()],
   ] as const)('refuses a truncated %s as not decoding', async (format, make) => {
     await expect(
-      processor.process(truncated(await make()), format, 'organization:1'),
+      processIn(processor, truncated(await make()), format, 'organization:1'),
     ).rejects.toThrow(UndecodableImageError);
   });
 
   it('refuses bytes that are not what their format says', async () => {
     await expect(
-      processor.process(await plain(30, 20).jpeg().toBuffer(), 'png', 'organization:1'),
+      processIn(processor, await plain(30, 20).jpeg().toBuffer(), 'png', 'organization:1'),
     ).rejects.toThrow(UnsupportedImageError);
   });
 
   it('refuses a header declaring more than 40 megapixels before decoding a pixel', async () => {
     // Its data is that of an 8 × 8 image: decoding would fail as corrupt, not as too large.
     await expect(
-      processor.process(await pngDeclaring(8000, 5001), 'png', 'organization:1'),
+      processIn(processor, await pngDeclaring(8000, 5001), 'png', 'organization:1'),
     ).rejects.toThrow(new ImageTooManyPixelsError(8000, 5001, 40_000_000));
     await expect(
-      processor.process(await pngDeclaring(8000, 5000), 'png', 'organization:1'),
+      processIn(processor, await pngDeclaring(8000, 5000), 'png', 'organization:1'),
     ).rejects.toThrow(UndecodableImageError);
   });
 
@@ -224,7 +244,7 @@ describe('SharpImageProcessor', () => {
     const bomb = await pngBomb();
     expect(bomb.length).toBeLessThan(200_000);
     const started = performance.now();
-    await expect(processor.process(bomb, 'png', 'organization:1')).rejects.toThrow(
+    await expect(processIn(processor, bomb, 'png', 'organization:1')).rejects.toThrow(
       ImageTooManyPixelsError,
     );
     expect(performance.now() - started).toBeLessThan(100);
@@ -233,14 +253,11 @@ describe('SharpImageProcessor', () => {
   it("queues PHOTO_QUEUE_PER_ORGANIZATION of one organisation's images and refuses the rest, while another's still wait their turn", async () => {
     const busy = processorWith(1, 2, 1);
     try {
-      const jpeg = await plain(2000, 1500).jpeg().toBuffer();
+      const jpeg = await inFile(await plain(2000, 1500).jpeg().toBuffer());
+      const other = await inFile(await plain(400, 300).jpeg().toBuffer());
       const mine = [1, 2, 3].map(() => busy.process(jpeg, 'jpeg', 'organization:1'));
       // The others' headers are read while the first's wait: one of the three is refused.
-      const theirs = busy.process(
-        await plain(400, 300).jpeg().toBuffer(),
-        'jpeg',
-        'organization:2',
-      );
+      const theirs = busy.process(other, 'jpeg', 'organization:2');
       const outcomes = await Promise.allSettled(mine);
       const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
       expect(refused).toHaveLength(1);

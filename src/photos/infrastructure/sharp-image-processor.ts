@@ -1,12 +1,26 @@
+import { readFile } from 'node:fs/promises';
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
-import { ImageProcessor, ProcessedImage } from '../application/image-processor';
+import { ImageFile, ImageProcessor, ProcessedImage } from '../application/image-processor';
 import { ImageFormat } from '../domain/image-format';
 import { checkDimensions } from '../domain/image-rules';
 import { ImageProcessingBusyError } from '../domain/photo.errors';
 import { FairQueue } from './fair-queue';
 import { ImageWorkers } from './image-workers';
-import { readImageHeader } from './image-header';
+import { ImageHeader, readImageHeader } from './image-header';
+
+/**
+ * The header from the bytes in memory, or, when it runs past them (a JPEG whose metadata segments
+ * come first can), from the whole file: the same reader either way.
+ */
+async function headerOf(image: ImageFile, format: ImageFormat): Promise<ImageHeader> {
+  try {
+    return readImageHeader(image.head, format);
+  } catch (error) {
+    if (image.head.length >= image.size) throw error;
+    return readImageHeader(await readFile(image.path), format);
+  }
+}
 
 /** Seconds a client refused for a full queue waits: about as long as a few images take. */
 const BUSY_RETRY_AFTER_SECONDS = 1;
@@ -37,14 +51,15 @@ export class SharpImageProcessor extends ImageProcessor implements OnApplication
     this.workers = new ImageWorkers(workers, Math.ceil(concurrency / workers), jobSeconds * 1000);
   }
 
-  async process(bytes: Uint8Array, format: ImageFormat, queue: string): Promise<ProcessedImage> {
+  async process(image: ImageFile, format: ImageFormat, queue: string): Promise<ProcessedImage> {
     // The header alone, before anything waits for a slot: a decompression bomb is refused at once.
     // Read in JavaScript (image-size): libvips, its library and its allocations, stays in the
     // workers, which read the header again with it before a pixel is decoded.
-    const header = readImageHeader(bytes, format);
+    const header = await headerOf(image, format);
     // Every side and the pixels from the header alone: nothing is decoded for an image refused.
     checkDimensions(header.width, header.height);
-    return this.queue.run(queue, () => this.workers.variants(bytes, header));
+    // While it waits for its turn, the image is a file; the worker reads it from there.
+    return this.queue.run(queue, () => this.workers.variants(image.path, header));
   }
 
   /** Images under way and waiting, for tests and metrics. */

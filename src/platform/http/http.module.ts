@@ -8,6 +8,7 @@ import { FallbackController } from './routing/fallback.controller';
 import { RequestValidationPipe } from './request/request-validation';
 import { BodyAfterGateInterceptor } from './request/body-after-gate.interceptor';
 import { ImageBodyBudget } from './request/image-body-budget';
+import { ImageSpool } from './request/image-spool';
 import { RouteFactHeaders } from './route-facts/route-fact-headers';
 import { RouteTable } from './routing/route-table';
 
@@ -33,6 +34,7 @@ import { RouteTable } from './routing/route-table';
       useFactory: (config: AppConfig) => new ImageBodyBudget(config.photos.bodyMemoryBytes),
       inject: [AppConfig],
     },
+    ImageSpool,
     { provide: APP_INTERCEPTOR, useClass: BodyAfterGateInterceptor },
   ],
   exports: [RouteTable, RouteFactHeaders, ErrorDocumentation],

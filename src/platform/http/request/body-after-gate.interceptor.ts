@@ -3,15 +3,18 @@ import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { getApiClient } from '@pet-adoption/api-keys';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { from, Observable, switchMap } from 'rxjs';
+import { rm } from 'node:fs/promises';
+import { finalize, from, Observable, switchMap } from 'rxjs';
 import { ApiError } from '../errors/api-error';
 import { routeFactsOf } from '../route-facts/route-facts';
 import { ImageBodyBudget } from './image-body-budget';
+import { ImageSpool } from './image-spool';
 import {
   BODY_HARD_LIMIT_BYTES,
   DATA_FILE_HARD_LIMIT_BYTES,
   DataFileBody,
   IMAGE_BODY_HARD_LIMIT_BYTES,
+  IMAGE_HEAD_BYTES,
   ImageBody,
   parseJson,
   RejectedBody,
@@ -40,14 +43,18 @@ const dataFileTooLarge = () =>
  * known, the key valid, its scope held and the rate limit passed (docs/adr/0064). Only an operation
  * that takes a body (`@Body()`, or `@AcceptsImage()`) reads one; the others, and every refusal
  * before this point, leave it unread (the response hook then closes the connection if it is
- * large). An image's bytes are first reserved in the instance's image memory (503 beyond); a body
- * over its hard limit is refused 413 unread, and one that outgrows it is refused where it does.
+ * large). An image's bytes are first reserved in the instance's image budget (503 beyond), then
+ * written to a file of the spool as they come (`ImageSpool`), removed once the operation is done; a
+ * body over its hard limit is refused 413 unread, and one that outgrows it is refused where it does.
  */
 @Injectable()
 export class BodyAfterGateInterceptor implements NestInterceptor {
   private readonly takesBody = new WeakMap<object, boolean>();
 
-  constructor(private readonly budget: ImageBodyBudget) {}
+  constructor(
+    private readonly budget: ImageBodyBudget,
+    private readonly spool: ImageSpool,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
@@ -57,6 +64,12 @@ export class BodyAfterGateInterceptor implements NestInterceptor {
     if (!(body instanceof PendingBody) || !this.takesBodyOf(context)) return next.handle();
     return from(this.receive(request, http.getResponse<FastifyReply>(), body)).pipe(
       switchMap(() => next.handle()),
+      // An image's file goes once the operation is done with it, answered or failed (one that
+      // cannot be removed now goes with the spool at shutdown).
+      finalize(() => {
+        if (request.body instanceof ImageBody)
+          rm(request.body.path, { force: true }).catch(() => undefined);
+      }),
     );
   }
 
@@ -99,8 +112,17 @@ export class BodyAfterGateInterceptor implements NestInterceptor {
     // The bytes stay held until the answer has gone (or the connection with it).
     reply.raw.once('close', release);
     try {
-      const bytes = await body.read(declared ?? IMAGE_BODY_HARD_LIMIT_BYTES);
-      request.body = bytes === undefined ? imageTooLarge() : new ImageBody(bytes, body.contentType);
+      // Written to disk as it comes: the images waiting for their turn are not held in memory.
+      const path = await this.spool.newFile();
+      const spooled = await body.spool(
+        declared ?? IMAGE_BODY_HARD_LIMIT_BYTES,
+        path,
+        IMAGE_HEAD_BYTES,
+      );
+      request.body =
+        spooled === undefined
+          ? imageTooLarge()
+          : new ImageBody(path, spooled.size, spooled.head, body.contentType);
     } catch (error) {
       release();
       throw error;

@@ -30,6 +30,13 @@ export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as co
  */
 export const IMAGE_BODY_HARD_LIMIT_BYTES = 11 * 1024 * 1024;
 
+/**
+ * The bytes of an image body kept in memory while the rest waits on disk: its type and its header
+ * are read from them. Enough for the header of a PNG or a WebP (at their start) and of nearly every
+ * JPEG (after its metadata segments); a longer JPEG header is read from the file.
+ */
+export const IMAGE_HEAD_BYTES = 128 * 1024;
+
 /** The file types an operation that takes a shelter's data file (`@AcceptsDataFile()`) reads. */
 export const DATA_FILE_MEDIA_TYPES = ['text/csv', 'application/x-ndjson'] as const;
 /**
@@ -46,10 +53,17 @@ export class DataFileBody {
   ) {}
 }
 
-/** An image body as it arrived, for an operation that takes one: its bytes and declared type. */
+/**
+ * An image body as it arrived, for an operation that takes one: written to a file of the
+ * instance's spool (`ImageSpool`) as it came, which is removed once the operation has answered;
+ * only its first bytes are kept in memory.
+ */
 export class ImageBody {
   constructor(
-    readonly bytes: Buffer,
+    readonly path: string,
+    readonly size: number,
+    /** The first IMAGE_HEAD_BYTES of the body (all of it, if shorter). */
+    readonly head: Buffer,
     readonly contentType: string | undefined,
   ) {}
 }

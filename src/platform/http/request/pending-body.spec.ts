@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { PendingBody, UNREAD_BODY_KEPT_BYTES } from './pending-body';
 
@@ -36,5 +39,57 @@ describe('PendingBody', () => {
     stream.write('half');
     stream.destroy();
     await expect(read).rejects.toMatchObject({ code: 'ECONNRESET', message: 'aborted' });
+  });
+
+  describe('spool (an image body, written to a file as it arrives)', () => {
+    let directory: string;
+    beforeAll(() => (directory = mkdtempSync(join(tmpdir(), 'pending-body-'))));
+    afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+    it('writes the whole body to the file and keeps only its first bytes in memory', async () => {
+      const stream = new PassThrough();
+      const path = join(directory, 'whole');
+      const spooled = pending(undefined, stream).spool(100, path, 4);
+      stream.write('1234');
+      stream.end('56789');
+      expect(await spooled).toEqual({ size: 9, head: Buffer.from('1234') });
+      expect(readFileSync(path, 'utf8')).toBe('123456789');
+    });
+
+    it('keeps all of a body shorter than the head', async () => {
+      const stream = new PassThrough();
+      const spooled = pending(undefined, stream).spool(100, join(directory, 'short'), 64);
+      stream.end('abc');
+      expect(await spooled).toEqual({ size: 3, head: Buffer.from('abc') });
+    });
+
+    it('stops at the limit and removes the file', async () => {
+      const stream = new PassThrough();
+      const path = join(directory, 'over');
+      const body = pending(5, stream);
+      const spooled = body.spool(4, path, 2);
+      stream.write('12');
+      stream.write('345');
+      expect(await spooled).toBeUndefined();
+      expect(existsSync(path)).toBe(false);
+      expect(body.closesConnection).toBe(true);
+    });
+
+    it('removes the file of an upload whose client went away', async () => {
+      const stream = new PassThrough();
+      const path = join(directory, 'aborted');
+      const spooled = pending(100, stream).spool(100, path, 2);
+      stream.write('half');
+      stream.destroy();
+      await expect(spooled).rejects.toMatchObject({ code: 'ECONNRESET' });
+      expect(existsSync(path)).toBe(false);
+    });
+
+    it('fails, reading nothing more, when the file cannot be written', async () => {
+      const stream = new PassThrough();
+      const spooled = pending(100, stream).spool(100, join(directory, 'no', 'such'), 2);
+      stream.end('bytes');
+      await expect(spooled).rejects.toMatchObject({ code: 'ENOENT' });
+    });
   });
 });

@@ -1,4 +1,8 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 
 /**
  * A body left unread at or under this size is drained by Node after the answer and the connection
@@ -44,11 +48,55 @@ export class PendingBody {
    * Rejects with the stream's error when the client goes away before its body has arrived (Node's
    * ECONNRESET `aborted`, which the error mapping recognises as the client's doing).
    */
-  read(limit: number): Promise<Buffer | undefined> {
+  async read(limit: number): Promise<Buffer | undefined> {
+    const chunks: Buffer[] = [];
+    const size = await this.consume(limit, (chunk) => void chunks.push(chunk));
+    return size === undefined ? undefined : Buffer.concat(chunks, size);
+  }
+
+  /**
+   * Writes the body to a new file at `path` as it arrives, keeping only its first `headBytes` in
+   * memory: its size and those bytes, or `undefined` as soon as more than `limit` arrive. The file
+   * is removed when reading stops there or fails (as `read`, an aborted upload rejects).
+   */
+  async spool(limit: number, path: string, headBytes: number): Promise<SpooledBody | undefined> {
+    const file = createWriteStream(path, { flags: 'wx' });
+    const failed = new Promise<never>((_, reject) => file.once('error', reject));
+    failed.catch(() => undefined);
+    const head: Buffer[] = [];
+    let kept = 0;
+    try {
+      const size = await this.consume(limit, (chunk) => {
+        if (kept < headBytes) {
+          head.push(chunk.subarray(0, headBytes - kept));
+          kept += head[head.length - 1].length;
+        }
+        // The socket waits while the disk catches up: no more than a chunk or two in memory.
+        return file.write(chunk) ? undefined : Promise.race([once(file, 'drain'), failed]);
+      });
+      if (size === undefined) throw new Overflow();
+      file.end();
+      await Promise.race([finished(file), failed]);
+      return { size, head: Buffer.concat(head, kept) };
+    } catch (error) {
+      file.destroy();
+      await rm(path, { force: true });
+      if (error instanceof Overflow) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Hands each chunk to `sink` (pausing the stream while the promise it may return is pending) up
+   * to the end, resolving to the body's size; or `undefined` as soon as more than `limit` arrive.
+   */
+  private consume(
+    limit: number,
+    sink: (chunk: Buffer) => Promise<unknown> | undefined,
+  ): Promise<number | undefined> {
     this.reading = true;
     const stream = this.stream;
     return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
       let size = 0;
       const settle = () => {
         stream.off('data', onData);
@@ -64,12 +112,21 @@ export class PendingBody {
           resolve(undefined);
           return;
         }
-        chunks.push(chunk);
+        const waiting = sink(chunk);
+        if (!waiting) return;
+        stream.pause();
+        waiting.then(
+          () => stream.resume(),
+          (error: unknown) => {
+            settle();
+            reject(error);
+          },
+        );
       };
       const onEnd = () => {
         settle();
         this.finished = true;
-        resolve(Buffer.concat(chunks, size));
+        resolve(size);
       };
       const onError = (error: Error) => {
         settle();
@@ -87,6 +144,15 @@ export class PendingBody {
     });
   }
 }
+
+/** A body written to a file as it arrived: its size, and its first bytes as kept in memory. */
+export interface SpooledBody {
+  readonly size: number;
+  readonly head: Buffer;
+}
+
+/** A body past its limit, while spooling: not an error of the request's, a refusal. */
+class Overflow extends Error {}
 
 const PENDING = new WeakMap<object, PendingBody>();
 
