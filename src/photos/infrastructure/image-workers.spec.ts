@@ -1,9 +1,19 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { constants, getPriority } from 'node:os';
 import { inFile, plain } from '../../../test/support/test-images';
 import { ImageWorkerLostError, UndecodableImageError } from '../domain/photo.errors';
 import { ImageWorkers } from './image-workers';
 
 const header = { format: 'jpeg', width: 400, height: 300 } as const;
+
+/** The scheduling policy of each thread of a process (sched(7): 0 normal, 5 SCHED_IDLE). */
+const policiesOf = (pid: number) =>
+  readdirSync(`/proc/${pid}/task`).map((thread) => {
+    const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
+  });
+const [SCHED_NORMAL, SCHED_IDLE] = [0, 5];
+const hasChrt = process.platform === 'linux' && existsSync('/usr/bin/chrt');
 
 // Real child processes, forked from the TypeScript sources (image-worker-from-sources.cjs).
 
@@ -34,6 +44,18 @@ describe('ImageWorkers', () => {
     }
     const images = await Promise.all([1, 2].map(() => workers.variants(jpeg, header)));
     for (const image of images) expect([image.width, image.height]).toEqual([400, 300]);
+  });
+
+  it('runs every thread of a worker under SCHED_IDLE where chrt is installed (libvips’ too), else niced only', async () => {
+    // Nice 19 is only a smaller share; SCHED_IDLE gives way at once to any request that wakes.
+    await workers.start();
+    await workers.variants(jpeg, header);
+    for (const pid of workers.pids) {
+      const policies = policiesOf(pid);
+      expect(policies.length).toBeGreaterThan(4);
+      expect(new Set(policies)).toEqual(new Set([hasChrt ? SCHED_IDLE : SCHED_NORMAL]));
+    }
+    expect(policiesOf(process.pid)[0]).toBe(SCHED_NORMAL);
   });
 
   it("answers a body that does not decode as the client's fault", async () => {

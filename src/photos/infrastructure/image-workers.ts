@@ -1,7 +1,7 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { ProcessedImage } from '../application/image-processor';
 import { ImageWorkerLostError, UndecodableImageError } from '../domain/photo.errors';
@@ -46,10 +46,25 @@ function workerModule(): { path: string; execArgv: string[] } {
 }
 
 /**
+ * util-linux's `chrt`, where there is one on the PATH (Linux): it starts a worker under the
+ * SCHED_IDLE policy, which in effect runs only on CPU time no other process wants and gives way
+ * at once to one that wakes up (a request). Nice 19 is only a smaller share, which the kernel need not preempt
+ * for a waking request. Measured: two busy loops under SCHED_IDLE on both cores left the listing's
+ * p99 as on an idle machine (docs/adr/0063). Without chrt the worker is niced only.
+ */
+const CHRT = ((): string | undefined => {
+  if (process.platform !== 'linux') return undefined;
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((directory) => join(directory, 'chrt'))
+    .find((candidate) => existsSync(candidate));
+})();
+
+/**
  * A pool of image worker processes (image-worker.ts), forked when the first image comes and
- * restarted when one dies. Each is niced to the lowest CPU priority, so that requests always go
- * first on a busy machine, and reads its images from their files (the service's spool) into its own
- * memory, with their pixels: none of it is the service's.
+ * restarted when one dies. Each runs at the lowest CPU priority (SCHED_IDLE, else nice 19), so that
+ * requests always go first on a busy machine, and reads its images from their files (the
+ * service's spool) into its own memory, with their pixels: none of it is the service's.
  * A job goes to the worker with the fewest under way; a worker that dies fails its jobs with
  * ImageWorkerLostError (503, Retry-After) and is replaced at the next job. A worker that has not
  * answered an image within its deadline is ended as if it had died: libvips stuck on one image
@@ -131,7 +146,10 @@ export class ImageWorkers {
     if (this.closed) throw this.lost();
     const { path, execArgv } = workerModule();
     const child = fork(path, [], {
-      execArgv,
+      // chrt replaces itself with Node: the same process, its channel and environment kept.
+      ...(CHRT
+        ? { execPath: CHRT, execArgv: ['--idle', '0', process.execPath, ...execArgv] }
+        : { execArgv }),
       // Structured clone: the variants come back as bytes, not as JSON arrays of numbers.
       serialization: 'advanced',
       // One libuv thread per image at once (sharp reads an image's file within its job), and one
