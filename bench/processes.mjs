@@ -3,6 +3,7 @@ import { fork, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { pacedLoad } from './paced-load.mjs';
 
 /**
  * The Node options `npm run start:prod` gives the service (the image runs the same): the bench
@@ -13,6 +14,18 @@ export function serviceNodeOptions(root) {
   const match = /^node((?: --[^ ]+)*) dist\/src\/main$/.exec(script);
   if (!match) throw new Error(`start:prod is not "node [--options] dist/src/main": ${script}`);
   return match[1].split(' ').filter(Boolean);
+}
+
+/**
+ * The allocator's settings the image gives the service (`ENV MALLOC_…` in the Dockerfile's last
+ * stage): the bench runs it with the memory behaviour it has in production, as with its options.
+ */
+export function imageAllocatorEnv(root) {
+  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  return Object.fromEntries(
+    [...runtime.matchAll(/^ENV (MALLOC_[A-Z_]+)=(\S+)$/gm)].map(([, name, value]) => [name, value]),
+  );
 }
 
 /** Linux counts process CPU time in ticks of 1/100 s. */
@@ -64,8 +77,8 @@ export class Processes {
   }
 
   /**
-   * The service from `dist/`, as `npm start` runs it; with `root`, another checkout's build (and its
-   * own Node options), for an A/B comparison.
+   * The service from `dist/`, as `npm start` runs it, with the image's allocator settings; with
+   * `root`, another checkout's build (and its own Node options), for an A/B comparison.
    */
   async service(name, port, env, { root = this.root } = {}) {
     const args = [
@@ -75,7 +88,13 @@ export class Processes {
       join(root, 'dist/src/main.js'),
     ];
     const child = spawn(this.node, args, {
-      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+      env: {
+        ...process.env,
+        ...imageAllocatorEnv(root),
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     this.children.push(child);
@@ -170,7 +189,8 @@ const load = (options, until, onResponse) =>
  * Loads one target with one operation (or a cycle of them) and reports what the client saw and
  * what the server spent: throughput, latency, failures, CPU per request, the most RSS seen, and
  * how busy the whole machine was.
- * `rate`: a fixed overall rate in requests per second instead of as many as the server takes.
+ * `rate`: a fixed overall rate in requests per second, evenly spaced, instead of as many as the
+ * server takes.
  * `amount`: this many requests instead of as many as `seconds` takes.
  * `until`: a promise; the load runs until it settles instead of for `seconds`.
  * `settle`: awaited after the load and before the counting stops, so that work the requests left
@@ -187,7 +207,9 @@ export async function measure(
   let rssMax = rssMb(target.pid);
   const sampler = setInterval(() => (rssMax = Math.max(rssMax, rssMb(target.pid))), 250);
   try {
-    const result = await load(
+    // A fixed rate is an open loop of evenly spaced requests (paced-load.mjs); autocannon drives
+    // the rest, and a fixed rate of request sequences (its `requests`), which only it sends.
+    const result = await (rate && !requests ? pacedLoad : load)(
       {
         url: target.url + (op.path ?? '/'),
         method: op.method ?? 'GET',

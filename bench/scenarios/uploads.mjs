@@ -5,7 +5,8 @@
 // saturates both cores, where any image work halves throughput whatever its priority. Rounds
 // interleave idle and busy runs (medians). The uploads go to the bench key's organisation's pets,
 // 12 to a pet.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { fork } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { peakRssMb } from '../processes.mjs';
@@ -31,39 +32,33 @@ function childrenOf(pid) {
   return children;
 }
 
-/** Sends an upload every 1/UPLOADS_PER_SECOND s until stopped; counts the answers. */
-function uploader(service, headers, image, firstPet) {
-  const counts = { created: 0, busy: 0, other: 0 };
-  const inFlight = new Set();
-  let sent = 0;
-  const send = async () => {
-    // 12 photos a pet, the most it may have: the next pet after each twelve.
-    const pet = firstPet + Math.floor(sent++ / 12);
-    try {
-      const response = await fetch(`${service.url}/v1/pets/${pet}/photos`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'image/jpeg' },
-        body: image,
-      });
-      await response.arrayBuffer();
-      if (response.status === 201) counts.created++;
-      else if (response.status === 503) counts.busy++;
-      else counts.other++;
-    } catch {
-      counts.other++;
-    }
-  };
-  const timer = setInterval(() => {
-    const upload = send();
-    inFlight.add(upload);
-    void upload.finally(() => inFlight.delete(upload));
-  }, 1000 / UPLOADS_PER_SECOND);
-  // Stopped once every upload sent has been answered: the next idle run is idle.
-  const stop = async () => {
-    clearInterval(timer);
-    await Promise.all(inFlight);
-  };
-  return { counts, stop };
+/** Asks the uploader process (bench/uploader.mjs) something, and resolves with its answer. */
+function ask(uploader, message, answer) {
+  return new Promise((resolve) => {
+    const listener = (reply) => {
+      if (!(answer in reply)) return;
+      uploader.off('message', listener);
+      resolve(reply[answer]);
+    };
+    uploader.on('message', listener);
+    uploader.send(message);
+  });
+}
+
+/**
+ * Sends an upload every 1/UPLOADS_PER_SECOND s from the uploader's process until stopped; `stop`
+ * resolves, once every upload sent has been answered (the next idle run is idle), with the
+ * answers' counts.
+ */
+async function uploader(process, service, headers, imagePath, firstPet) {
+  await ask(
+    process,
+    {
+      start: { url: service.url, headers, imagePath, firstPet, perSecond: UPLOADS_PER_SECOND },
+    },
+    'started',
+  );
+  return { stop: () => ask(process, { stop: true }, 'stopped') };
 }
 
 export async function measureUploads(bench) {
@@ -74,6 +69,11 @@ export async function measureUploads(bench) {
     `Uploads: a ${(image.length / 1024 / 1024).toFixed(1)} MB 12-megapixel JPEG, ${UPLOADS_PER_SECOND} a second...`,
   );
   const photoDir = mkdtempSync(join(tmpdir(), 'bench-photos-'));
+  const imageDir = mkdtempSync(join(tmpdir(), 'bench-upload-'));
+  const imagePath = join(imageDir, 'upload.jpg');
+  writeFileSync(imagePath, image);
+  const sender = fork(join(import.meta.dirname, '..', 'uploader.mjs'), [], { stdio: 'inherit' });
+  await new Promise((resolve) => sender.once('message', resolve));
   const db = await bench.database('_uploads');
   const service = await bench.processes.service('service-uploads', 4319, {
     ...bench.serviceEnv(db),
@@ -102,22 +102,31 @@ export async function measureUploads(bench) {
     };
     const idle = [];
     const busy = [];
-    const counts = { created: 0, busy: 0, other: 0 };
+    const counts = { created: 0, busy: 0, other: {} };
     // Each round's uploads go to pets of their own (the seeded pets are the bench key's).
     const petsPerRound = Math.ceil(((bench.settings.seconds + 3) * UPLOADS_PER_SECOND) / 12) + 1;
     for (let round = 1; round <= rounds; round++) {
       log(`Uploads: round ${round}/${rounds}...`);
       idle.push(await bench.run(service, page, { rate }));
-      const uploads = uploader(service, bench.auth, image, 1 + (round - 1) * petsPerRound);
+      const uploads = await uploader(
+        sender,
+        service,
+        bench.auth,
+        imagePath,
+        1 + (round - 1) * petsPerRound,
+      );
       // Uploads under way before the page is measured.
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const sampling = setInterval(sampleWorkers, 250);
       busy.push(await bench.run(service, page, { rate }));
-      await uploads.stop();
+      const answered = await uploads.stop();
       sampleWorkers();
       clearInterval(sampling);
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      for (const key of Object.keys(counts)) counts[key] += uploads.counts[key];
+      counts.created += answered.created;
+      counts.busy += answered.busy;
+      for (const [status, n] of Object.entries(answered.other))
+        counts.other[status] = (counts.other[status] ?? 0) + n;
     }
     const [quiet, loaded] = [summarize(idle), summarize(busy)];
     return {
@@ -134,7 +143,9 @@ export async function measureUploads(bench) {
       workersPeakRssMb: [...workersPeakRssMb.values()].map((mb) => Math.round(mb)),
     };
   } finally {
+    sender.kill();
     await bench.processes.stop(service);
     rmSync(photoDir, { recursive: true, force: true });
+    rmSync(imageDir, { recursive: true, force: true });
   }
 }
