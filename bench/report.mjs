@@ -388,9 +388,9 @@ function webhooksMarkdown(w) {
     '',
     `Backlog: ${b.deliveries.toLocaleString('en')} deliveries, of events inserted in one transaction (${b.insertSeconds} s) that the worker fanned out (${(b.fannedOut ?? 0).toLocaleString('en')} made), ${b.delivered.toLocaleString('en')} received in ${b.drainSeconds} s of draining (${b.deliveriesPerSecond} a second; ${b.duplicates} twice; at the end ${states}), ` +
       `while \`${w.reads.operation}\` ran at ${w.listRate} req/s throughout, in ${b.windows} windows of ${b.windowSeconds} s that took turns, the worker paused (the receiver holding its answers) and then draining, over ${b.elapsedSeconds} s. ` +
-      `That load's p99 (each response's own time): ${w.reads.draining.p99} ms over ${w.reads.draining.requests.toLocaleString('en')} reads while draining, ${w.reads.paused.p99} ms over ${w.reads.paused.requests.toLocaleString('en')} while paused (${w.reads.p99Ratio}×), ` +
+      `That load's p99 (each read timed from when it was due): ${w.reads.draining.p99} ms over ${w.reads.draining.requests.toLocaleString('en')} reads while draining, ${w.reads.paused.p99} ms over ${w.reads.paused.requests.toLocaleString('en')} while paused (${w.reads.p99Ratio}×), ` +
       `${w.reads.beforeRaw.p99} ms over ${w.reads.beforeRaw.requests.toLocaleString('en')} before the backlog (${w.reads.p99RatioToBefore}×). ` +
-      `autocannon's figures, corrected for coordinated omission: p50 / p97.5 / p99 ${latency(before)} ms before (${before.cpuMsPerRequest} CPU ms/req), ${latency(during)} ms over the whole drain.`,
+      `The load's figures over each run: p50 / p97.5 / p99 ${latency(before)} ms before (${before.cpuMsPerRequest} CPU ms/req), ${latency(during)} ms over the whole drain.`,
   ];
 }
 

@@ -475,8 +475,8 @@ export async function measureWebhooks(bench) {
       operation: `GET ${list.path}`,
       before: summarize([before]),
       during: { ...summarize([during]), seconds: fixed(during.seconds, 1) },
-      // The bench's own count: each response's time as autocannon measured it, without its
-      // correction for coordinated omission, the same for both kinds of window.
+      // The bench's own count: each read's time from when it was due (the open loop of
+      // paced-load.mjs), put in the window it was answered in.
       beforeRaw: { requests: readMs.before.length, p99: readP99('before') },
       draining: { requests: readMs.draining.length, p99: readP99('draining') },
       paused: { requests: readMs.paused.length, p99: readP99('paused') },
