@@ -3,9 +3,9 @@
  * uploads outside its own memory, at a lower CPU priority than requests. It takes one message a
  * job, `{ id, path, header }` (the file the upload waits in, and its header as the service read it,
  * read again here before a pixel is decoded), and answers `{ id, image }` or `{ id, failure }`:
- * `undecodable`
- * for bytes that do not decode (the client's fault, a 400), anything else as `crashed`. It exits
- * when its parent goes (the IPC channel closes), so no worker outlives its service.
+ * `undecodable` for bytes that do not decode (the client's fault, a 400), anything else as
+ * `crashed`. It exits when its parent goes (the IPC channel closes), so no worker outlives its
+ * service.
  */
 import { UndecodableImageError } from '../domain/photo.errors';
 import { ImageHeader } from './image-header';

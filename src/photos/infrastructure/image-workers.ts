@@ -48,9 +48,9 @@ function workerModule(): { path: string; execArgv: string[] } {
 /**
  * util-linux's `chrt`, where there is one on the PATH (Linux): it starts a worker under the
  * SCHED_IDLE policy, which in effect runs only on CPU time no other process wants and gives way
- * at once to one that wakes up (a request). Nice 19 is only a smaller share, which the kernel need not preempt
- * for a waking request. Measured: two busy loops under SCHED_IDLE on both cores left the listing's
- * p99 as on an idle machine (docs/adr/0063). Without chrt the worker is niced only.
+ * at once to one that wakes up (a request). Nice 19 is only a smaller share, which the kernel need
+ * not preempt for a waking request. Measured: two busy loops under SCHED_IDLE on both cores left
+ * the listing's p99 as on an idle machine (docs/adr/0063). Without chrt the worker is niced only.
  */
 const CHRT = ((): string | undefined => {
   if (process.platform !== 'linux') return undefined;
