@@ -35,10 +35,14 @@ export async function pacedLoad(
 
   const send = (dueAt) =>
     new Promise((resolve) => {
+      // Timed from when it was due, or from when it was sent if that was earlier: a request sent
+      // ahead of time (within a millisecond of it, or by a timer, which counts from the loop's
+      // clock in whole milliseconds) must not be timed as if it had been answered sooner.
+      const from = Math.min(dueAt, performance.now());
       const request = http.request(url, { method, headers, agent }, (response) => {
         response.resume();
         response.on('end', () => {
-          const ms = performance.now() - dueAt;
+          const ms = performance.now() - from;
           latencies.push(ms);
           if (response.statusCode < 200 || response.statusCode >= 300) non2xx++;
           onResponse?.(response.statusCode, ms);
@@ -60,7 +64,8 @@ export async function pacedLoad(
     if (dueAt >= ends) break;
     const wait = dueAt - performance.now();
     // Timers fire a millisecond late or more: what fell due meanwhile is sent at once, each still
-    // timed from when it was due.
+    // timed from when it was due; what falls due within a millisecond is sent now, and timed from
+    // now.
     if (wait >= 1) await sleep(wait);
     const request = send(dueAt);
     inFlight.add(request);
