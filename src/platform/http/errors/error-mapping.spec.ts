@@ -97,6 +97,19 @@ describe('toErrorResponse', () => {
     });
   });
 
+  it('answers a full disk or quota with 503 and Retry-After, logged as a fault of the service', () => {
+    for (const code of ['ENOSPC', 'EDQUOT']) {
+      // As fs reports a write to the upload spool or the photo directory that found no room.
+      const error = Object.assign(new Error(`${code}: no space left on device, write`), { code });
+      expect(toErrorResponse(error)).toMatchObject({
+        status: 503,
+        code: 'service_unavailable',
+        headers: { 'retry-after': '60' },
+        unexpected: true,
+      });
+    }
+  });
+
   it('tells a client that aborted its upload from a database whose connection was reset', () => {
     // Node's request stream, when the client closes the connection mid-body.
     const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });

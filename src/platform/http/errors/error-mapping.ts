@@ -12,6 +12,12 @@ import { ErrorDocumentation } from './error-documentation';
 /** Seconds a client should wait before retrying while the database is unreachable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
+/**
+ * Seconds a client should wait before retrying while a disk the service writes to is full: an
+ * upload's spool frees itself as uploads end, a full photo directory waits for its operator.
+ */
+export const DISK_FULL_RETRY_AFTER_SECONDS = 60;
+
 /** The libraries name codes of their own: each must be a catalogued one, or this does not compile. */
 const catalogued = (code: ApiKeyErrorCode | RateLimitErrorCode): ErrorCode => code;
 
@@ -58,6 +64,15 @@ const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
 function isAbortedUpload(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return code === 'ECONNRESET' && message === 'aborted';
+}
+
+/**
+ * Whether a file could not be written for want of space (ENOSPC) or of quota (EDQUOT): the
+ * upload spool's (TMPDIR), the local photo storage's. The request is sound and may succeed later.
+ */
+function isDiskFull(error: unknown): boolean {
+  const { code } = (error ?? {}) as { code?: unknown };
+  return code === 'ENOSPC' || code === 'EDQUOT';
 }
 
 export interface ErrorResponse {
@@ -146,6 +161,15 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     return answer('service_unavailable', 'The database is unreachable; retry later.', {
       'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
     });
+  }
+  if (isDiskFull(error)) {
+    // The client's request is sound: 503, and a log with the details, since someone must act.
+    return {
+      ...answer('service_unavailable', 'The service has no room to store this now; retry later.', {
+        'retry-after': String(DISK_FULL_RETRY_AFTER_SECONDS),
+      }),
+      unexpected: true,
+    };
   }
   if (isTransactionConflict(error)) {
     // Still a deadlock or a serialization failure after the transaction's retries (sql-statements).
