@@ -157,19 +157,29 @@ async function waitReady(url, child) {
   throw new Error(`${url} did not become ready`);
 }
 
-/** Asks a server's probe (probe.cjs) to start counting, or to stop and tell what it counted. */
-function probe(target, command) {
-  const { child } = target;
-  if (!child?.connected) return Promise.resolve(null);
+/**
+ * Sends `message` to a child process over its IPC channel, and resolves with the first message
+ * back that `isAnswer` accepts: the bench's one way of asking its children something.
+ */
+export function askChild(child, message, isAnswer) {
   return new Promise((resolve) => {
-    const answer = (message) => {
-      if (message?.probe !== (command === 'start' ? 'started' : 'stopped')) return;
-      child.off('message', answer);
-      resolve(message.figures ?? null);
+    const listener = (reply) => {
+      if (!isAnswer(reply)) return;
+      child.off('message', listener);
+      resolve(reply);
     };
-    child.on('message', answer);
-    child.send({ probe: command });
+    child.on('message', listener);
+    child.send(message);
   });
+}
+
+/** Asks a server's probe (probe.cjs) to start counting, or to stop and tell what it counted. */
+async function probe(target, command) {
+  const { child } = target;
+  if (!child?.connected) return null;
+  const done = command === 'start' ? 'started' : 'stopped';
+  const answer = await askChild(child, { probe: command }, (reply) => reply?.probe === done);
+  return answer.figures ?? null;
 }
 
 /**

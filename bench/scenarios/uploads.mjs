@@ -10,7 +10,7 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { peakRssMb } from '../processes.mjs';
+import { askChild, peakRssMb } from '../processes.mjs';
 import { insertKey, log, seedPets } from '../environment.mjs';
 import { summarize } from '../report.mjs';
 
@@ -34,17 +34,8 @@ function childrenOf(pid) {
 }
 
 /** Asks the uploader process (bench/uploader.mjs) something, and resolves with its answer. */
-function ask(uploader, message, answer) {
-  return new Promise((resolve) => {
-    const listener = (reply) => {
-      if (!(answer in reply)) return;
-      uploader.off('message', listener);
-      resolve(reply[answer]);
-    };
-    uploader.on('message', listener);
-    uploader.send(message);
-  });
-}
+const ask = async (uploader, message, answer) =>
+  (await askChild(uploader, message, (reply) => answer in reply))[answer];
 
 /**
  * Sends an upload every 1/UPLOADS_PER_SECOND s from the uploader's process until stopped; `stop`

@@ -25,6 +25,7 @@ import {
   seedOrderablePets,
   seedPets,
 } from '../environment.mjs';
+import { askChild } from '../processes.mjs';
 import { median, summarize } from '../report.mjs';
 import { PostgresCpu } from './capacity.mjs';
 
@@ -50,17 +51,8 @@ const ROUND_DELIVERIES_TIMEOUT_MS = 120_000;
 const DRAIN_TIMEOUT_MS = 30 * 60_000;
 
 /** Sends the receiver a command and waits for its answer. */
-function ask(receiver, command) {
-  return new Promise((resolve) => {
-    const answer = (message) => {
-      if (message?.receiver !== command) return;
-      receiver.child.off('message', answer);
-      resolve(message);
-    };
-    receiver.child.on('message', answer);
-    receiver.child.send({ receiver: command });
-  });
-}
+const ask = (receiver, command) =>
+  askChild(receiver.child, { receiver: command }, (message) => message?.receiver === command);
 
 /** Waits until the receiver has `count` distinct deliveries, or the time is up; its counts. */
 async function deliveriesReceived(receiver, count, timeoutMs) {
