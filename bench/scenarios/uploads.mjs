@@ -10,9 +10,10 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { askChild, peakRssMb } from '../processes.mjs';
 import { insertKey, log, seedPets } from '../environment.mjs';
-import { summarize } from '../report.mjs';
+import { median, summarize } from '../report.mjs';
 
 const UPLOADS_PER_SECOND = 4;
 /** The listing's rate while measured, as a share of what a closed loop gets from it idle. */
@@ -83,7 +84,7 @@ export async function measureUploads(bench) {
     // and the rate measured at, 40 % of it, with it.
     const capacities = [];
     for (let run = 0; run < 3; run++) capacities.push((await bench.run(service, page)).rps);
-    const capacity = capacities.sort((a, b) => a - b)[1];
+    const capacity = median(capacities);
     const rate = Math.max(1, Math.round(capacity * SHARE_OF_CAPACITY));
     log(
       `Uploads: the page's capacity ${Math.round(capacity)} req/s (median of ${capacities.map(Math.round).join(', ')}), measured at ${rate}...`,
@@ -111,9 +112,9 @@ export async function measureUploads(bench) {
     // a one-off of each instance's life, not the steady state measured here.
     log('Uploads: warm-up of the upload path...');
     const warming = await uploader(sender, service, bench.auth, imagePath, 1);
-    await new Promise((resolve) => setTimeout(resolve, warmup * 1000));
+    await sleep(warmup * 1000);
     await warming.stop();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await sleep(1000);
     for (let round = 1; round <= rounds; round++) {
       log(`Uploads: round ${round}/${rounds}...`);
       idle.push(await bench.run(service, page, { rate }));
@@ -125,14 +126,14 @@ export async function measureUploads(bench) {
         1 + round * petsPerRound,
       );
       // Uploads under way before the page is measured.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await sleep(1000);
       busy.push(await bench.run(service, page, { rate }));
       // A worker's VmHWM is its peak since it started (workers are replaced only when they die),
       // so it is read once a round, outside the measured window: walking /proc while measuring
       // blocked the load generator, in this process, for 2-4 ms four times a second.
       sampleWorkers();
       const answered = await uploads.stop();
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await sleep(1000);
       counts.created += answered.created;
       counts.busy += answered.busy;
       for (const [status, n] of Object.entries(answered.other))

@@ -16,7 +16,7 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  * Seconds a client should wait before retrying while a disk the service writes to is full: an
  * upload's spool frees itself as uploads end, a full photo directory waits for its operator.
  */
-export const DISK_FULL_RETRY_AFTER_SECONDS = 60;
+const DISK_FULL_RETRY_AFTER_SECONDS = 60;
 
 /** The libraries name codes of their own: each must be a catalogued one, or this does not compile. */
 const catalogued = (code: ApiKeyErrorCode | RateLimitErrorCode): ErrorCode => code;
