@@ -190,9 +190,9 @@ describe('the apikey command line', () => {
         ])
       ).output.trim();
 
-    it('does not rebuild a current build: a call takes under 3 s', async () => {
-      // Every Node process of the call (npm, the build check, the command) adds its CPU time to
-      // the log: a busy machine stretches the wall-clock time of a call, not the work it does.
+    it('does not rebuild a current build: four processes, none of them a build, and dist untouched', async () => {
+      // Every Node process of the call (npm, the build check, the command) adds a line, its CPU
+      // time, to the log as it exits: the processes are counted, whatever the machine's load.
       const probe = mkdtempSync(join(tmpdir(), 'pet-adoption-cpu-'));
       const log = join(probe, 'cpu.log');
       writeFileSync(
@@ -209,9 +209,9 @@ describe('the apikey command line', () => {
         expect(statSync(CLI).mtimeMs).toBe(built);
         const cpuMs = readFileSync(log, 'utf8').trim().split('\n').map(Number);
         // npm, the Node.js check, the build check and the command: four processes, about 2 s of
-        // CPU in all here; nest build alone takes 18-28 s.
+        // CPU in all here. A build would be a fifth (nest build, 18-28 s of CPU); a bound on the
+        // CPU time itself failed on a busy machine (3.3 s), so the count is what is pinned.
         expect(cpuMs).toHaveLength(4);
-        expect(cpuMs.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(3_000);
       } finally {
         rmSync(probe, { recursive: true, force: true });
       }
