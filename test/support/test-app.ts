@@ -123,16 +123,29 @@ const LOCKED_FIRST = [
 /**
  * Empties every other table of the database, found in the catalogue rather than listed, so that
  * a feature's new table (one referencing pets included) is reset with no edit here.
+ *
+ * Only the tables written since the last reset (a page, statistics or a sequence's value), with
+ * every table that references one of them (TRUNCATE takes those together): the rest is as a
+ * TRUNCATE would leave it already. Each table TRUNCATE takes costs a few milliseconds (new files
+ * for it and its indexes): all fourteen took 75-110 ms a reset, hundreds of times a run.
  */
 export async function resetDatabase(dataSource: DataSource): Promise<void> {
-  // TRUNCATE locks its tables one by one, in the order given: first those the background jobs
-  // lock, in the order they lock them (the fan-out's progress row first; then endpoints,
-  // deliveries, attempts, events, as the worker's claim and completion do), so that a job and
-  // the reset wait for each other instead of deadlocking.
   const tables: { name: string }[] = await dataSource.query(
-    `SELECT quote_ident(tablename) AS name FROM pg_tables
-      WHERE schemaname = current_schema() AND NOT (tablename = ANY($1))
-      ORDER BY array_position($2::text[], tablename::text), tablename`,
+    `WITH RECURSIVE written AS (
+       SELECT c.oid FROM pg_class c
+        WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r'
+          AND NOT (c.relname = ANY($1))
+          AND (pg_relation_size(c.oid) > 0 OR c.reltuples >= 0 OR EXISTS (
+                SELECT FROM pg_depend d JOIN pg_class s ON s.oid = d.objid
+                 WHERE d.classid = 'pg_class'::regclass AND d.refobjid = c.oid
+                   -- Asked of sequences alone, whatever order the planner takes the conditions in.
+                   AND pg_sequence_last_value(CASE WHEN s.relkind = 'S' THEN s.oid END) IS NOT NULL))
+       UNION
+       SELECT f.conrelid FROM pg_constraint f JOIN written w ON f.confrelid = w.oid
+        WHERE f.contype = 'f'
+     )
+     SELECT quote_ident(c.relname) AS name FROM written JOIN pg_class c USING (oid)
+      ORDER BY array_position($2::text[], c.relname::text), c.relname`,
     [KEPT_TABLES, LOCKED_FIRST],
   );
   if (tables.length === 0) return;
