@@ -29,6 +29,12 @@ describe("the generator's English", () => {
     ['day', 'days'],
     ['person', 'people'],
     ['adoption-application', 'adoption-applications'],
+    ['leaf', 'leaves'],
+    ['roof', 'roofs'],
+    ['vet-diagnosis', 'vet-diagnoses'],
+    ['species', 'species'],
+    ['status', 'statuses'],
+    ['cause', 'causes'],
   ])('the plural of %s is %s, and back', (name, plural) => {
     expect(english.pluralOf(name)).toBe(plural);
     expect(english.singularOf(plural)).toBe(name);

@@ -2,8 +2,40 @@
 // and its article ("an application", "a kennel"), from its kebab-case name. Rules, not a
 // dictionary: enough for the names a feature takes; an odd one is corrected by hand once.
 
-/** Plurals that no rule below gives. */
-const IRREGULAR = { person: 'people', child: 'children', mouse: 'mice', goose: 'geese' };
+/**
+ * Plurals that no rule below gives, each read back by singularOf: the irregular, the -f and -fe
+ * words that take -ves (a rule would make `roofs` `rooves`), the -sis words, and the words whose
+ * plural is the same (a shelter's `species`).
+ */
+const IRREGULAR = {
+  person: 'people',
+  child: 'children',
+  mouse: 'mice',
+  goose: 'geese',
+  tooth: 'teeth',
+  foot: 'feet',
+  calf: 'calves',
+  half: 'halves',
+  hoof: 'hooves',
+  knife: 'knives',
+  leaf: 'leaves',
+  life: 'lives',
+  loaf: 'loaves',
+  scarf: 'scarves',
+  shelf: 'shelves',
+  thief: 'thieves',
+  wife: 'wives',
+  wolf: 'wolves',
+  analysis: 'analyses',
+  diagnosis: 'diagnoses',
+  prognosis: 'prognoses',
+  criterion: 'criteria',
+  species: 'species',
+  series: 'series',
+  sheep: 'sheep',
+  fish: 'fish',
+  deer: 'deer',
+};
 
 /** The plural of one lower-case word. */
 function pluralWord(word) {
@@ -28,7 +60,8 @@ function singularOf(folder) {
     irregular ??
     (/[^aeiou]ies$/.test(last)
       ? `${last.slice(0, -3)}y`
-      : /(ss|x|z|ch|sh)es$/.test(last)
+      : // statuses, buses, but causes and houses
+        /(ss|[^aeiou]us|x|z|ch|sh)es$/.test(last)
         ? last.slice(0, -2)
         : last.replace(/s$/, ''));
   return [...words.slice(0, -1), singular].join('-');
