@@ -79,7 +79,9 @@ describe('ImageWorkers', () => {
   });
 
   it('ends a worker that does not answer an image within its deadline, and replaces it', async () => {
-    const stalled = new ImageWorkers(1, 1, 500);
+    // 2 s: the replacement, started from the sources at the lowest CPU priority, must process
+    // the next image within the same deadline; at 500 ms it missed it on a busy machine.
+    const stalled = new ImageWorkers(1, 1, 2_000);
     try {
       await stalled.start();
       const [hung] = stalled.pids;
