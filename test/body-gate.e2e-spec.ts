@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ImageBodyBudget } from '../src/platform/http/request/image-body-budget';
 import { ImageSpool } from '../src/platform/http/request/image-spool';
+import { LINGER_MS } from '../src/platform/http/request/lingering-close';
 import { expectEarlyAnswer, hold, within } from './support/held-requests';
 import { apiClient } from './support/http';
 import { ServiceProcess, startService, stopService } from './support/service-process';
@@ -20,7 +21,7 @@ const rssMbOf = (service: ServiceProcess) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))![1]) /
   1024;
 
-describe('the instance as a process of its own, met by 80 keyless uploads', () => {
+describe('the instance as a process of its own, met by keyless uploads', () => {
   let service: ServiceProcess;
 
   beforeAll(async () => {
@@ -67,6 +68,31 @@ describe('the instance as a process of its own, met by 80 keyless uploads', () =
     } finally {
       held.forEach(({ socket }) => socket.destroy());
     }
+  }, 60_000);
+
+  it('lets a client that sends its whole large body read the refusal: the rest is read and dropped, not met with a reset', async () => {
+    const body = Buffer.alloc(TEN_MIB - 16);
+    const send = () =>
+      fetch(`${service.url}/v1/pets/1/photos`, {
+        method: 'POST',
+        headers: { 'content-type': 'image/jpeg' },
+        body,
+      }).then(
+        async (response) => ({
+          status: response.status,
+          code: ((await response.json()) as { code: string }).code,
+        }),
+        (error: { cause?: { code?: string } }) => ({ failed: error.cause?.code ?? String(error) }),
+      );
+    // One after another, then seven at once, from another process than the service's, as clients
+    // are. Closed at once after the answer, fetch lost 12 of 20 answers to EPIPE: the client was
+    // still writing when the reset came.
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await send());
+    answers.push(...(await Promise.all(Array.from({ length: 7 }, send))));
+    expect(answers).toEqual(
+      Array.from({ length: 10 }, () => ({ status: 401, code: 'unauthorized' })),
+    );
   }, 60_000);
 });
 
@@ -139,6 +165,35 @@ describe('no body before the gate (CONTRACT.md, "Trust, round 4")', () => {
       401,
       'unauthorized',
     );
+  });
+
+  it('reads and drops what a refused client still sends for LINGER_MS at most, then closes', async () => {
+    // A client that goes on sending a little at a time after its refusal, and never closes.
+    const socket = connect({
+      port: Number(new URL(t.url).port),
+      host: '127.0.0.1',
+      allowHalfOpen: true,
+    });
+    socket.on('error', () => undefined);
+    let answeredAt = 0;
+    socket.on('data', () => (answeredAt ||= Date.now()));
+    const closedAt = new Promise<number>((resolve) =>
+      socket.on('close', () => resolve(Date.now())),
+    );
+    socket.write(
+      `POST /v1/pets/1/photos HTTP/1.1\r\nHost: localhost\r\nContent-Type: image/jpeg\r\nContent-Length: ${TEN_MIB}\r\n\r\n`,
+    );
+    const drip = setInterval(() => socket.writable && socket.write(Buffer.alloc(1024)), 100);
+    try {
+      const lingered = (await within(LINGER_MS + 10_000, closedAt, 'the close')) - answeredAt;
+      expect(answeredAt).toBeGreaterThan(0);
+      // Read, not reset, while it lasts; and it ends: generous bounds for a busy machine.
+      expect(lingered).toBeGreaterThanOrEqual(LINGER_MS - 100);
+      expect(lingered).toBeLessThan(LINGER_MS + 5_000);
+    } finally {
+      clearInterval(drip);
+      socket.destroy();
+    }
   });
 
   it('keeps the connection of a request without a body', async () => {

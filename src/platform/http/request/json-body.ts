@@ -13,6 +13,7 @@ import {
   UNREAD_BODY_KEPT_BYTES,
 } from './pending-body';
 import { markInexactNumbers, reviveInexactNumbers } from './json-numbers';
+import { lingerAfterAnswer } from './lingering-close';
 
 /** Largest request body the API reads. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -227,8 +228,12 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
   );
   // An answer sent while a large body is still to come closes the connection: Node would
   // otherwise read (and drop) the rest of it to keep the connection, as long as the client sends.
+  // The close lingers, so that a client still sending its body reads the answer.
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (closesConnection(request)) void reply.header('connection', 'close');
+    if (closesConnection(request)) {
+      void reply.header('connection', 'close');
+      lingerAfterAnswer(request.raw);
+    }
     done(null, payload);
   });
 }
