@@ -583,8 +583,9 @@ describe('the OpenAPI document and the health endpoints', () => {
     expect((await request(t.url).get('/health/ready')).body).toEqual({
       status: 'ok',
       checks: { database: 'up', redis: process.env.REDIS_URL ? 'up' : 'memory' },
-      // DATABASE_URL set, and no WEBHOOK_SECRETS_KEY: said (test/secrets-at-rest.e2e-spec.ts).
-      webhookSecrets: 'plaintext',
+      // The test environment's WEBHOOK_SECRETS_KEY (worker-environment.ts); without one, with
+      // DATABASE_URL set, `plaintext` (test/secrets-at-rest.e2e-spec.ts).
+      webhookSecrets: 'encrypted',
     });
   });
 });

@@ -126,8 +126,11 @@ describe('webhooks: endpoints and deliveries to a real receiver', () => {
       const stored = JSON.stringify(
         await t.dataSource.query('SELECT * FROM webhook_endpoints WHERE id = $1', [endpoint.id]),
       );
-      expect(stored).toContain('whsec_'); // no WEBHOOK_SECRETS_KEY here: kept as issued
+      // Encrypted under the test environment's WEBHOOK_SECRETS_KEY (worker-environment.ts); kept
+      // as issued without one (test/secrets-at-rest.e2e-spec.ts).
       expect(secret).toBeDefined();
+      expect(stored).not.toContain(secret.slice('whsec_'.length));
+      expect(stored).toContain('aes256gcm:');
     });
 
     it("keeps each key's endpoints its own: another key's is a 404 to every operation", async () => {
