@@ -39,8 +39,15 @@ describe('webhook secrets at rest', () => {
     const { t, entries } = await started({ WEBHOOK_SECRETS_KEY: '' });
     try {
       expect(process.env.DATABASE_URL).toBeDefined();
-      const said = entries.filter((entry) => /WEBHOOK_SECRETS_KEY is unset/.test(entry.message));
-      expect(said).toEqual([expect.objectContaining({ level: 'error', context: 'Secrets' })]);
+      // The start's own line, once. (The webhook worker may also warn that it cannot sign for an
+      // endpoint whose secret an earlier spec's instance encrypted: another matter.)
+      const said = entries.filter((entry) => entry.context === 'Secrets');
+      expect(said).toEqual([
+        expect.objectContaining({
+          level: 'error',
+          message: expect.stringMatching(/^WEBHOOK_SECRETS_KEY is unset/),
+        }),
+      ]);
       const ready = await request(t.url).get('/health/ready');
       expect(ready.status).toBe(200);
       expect(ready.body).toMatchObject({ status: 'ok', webhookSecrets: 'plaintext' });
