@@ -47,19 +47,19 @@ describe('a deleted pet’s photos', () => {
    * What each instance answers for each URL of the photos, with If-None-Match or without: asked
    * all at once, so that a round takes one request's time, however busy the machine.
    */
-  const statuses = async (photos: Photo[], ifNoneMatch = false) => {
-    const gets = [];
-    for (const app of [one, two]) {
-      for (const photo of photos) {
-        for (const url of Object.values(photo.urls)) {
-          const get = request(app.url).get(imagePath(url));
-          if (ifNoneMatch) void get.set('if-none-match', `"${url.slice(-68, -4)}"`);
-          gets.push(get.then(({ status }) => status));
-        }
-      }
-    }
-    return Promise.all(gets);
-  };
+  /** Each URL of the photos on each instance. */
+  const everyUrl = (photos: Photo[]) =>
+    [one, two].flatMap((app) =>
+      photos.flatMap((photo) => Object.values(photo.urls).map((url) => ({ app, url }))),
+    );
+  const statuses = async (photos: Photo[], ifNoneMatch = false) =>
+    Promise.all(
+      everyUrl(photos).map(({ app, url }) => {
+        const get = request(app.url).get(imagePath(url));
+        if (ifNoneMatch) void get.set('if-none-match', `"${url.slice(-68, -4)}"`);
+        return get.then(({ status }) => status);
+      }),
+    );
   /**
    * How long after `since` every instance first answered 404 for every URL of the photos: each URL
    * on each instance asked in a loop of its own, one request at a time, and the moment the request
@@ -68,11 +68,8 @@ describe('a deleted pet’s photos', () => {
    * seen). Gives up after 3 s.
    */
   const goneAfter = async (photos: Photo[], since: number) => {
-    const asks = [one, two].flatMap((app) =>
-      photos.flatMap((photo) => Object.values(photo.urls).map((url) => ({ app, url }))),
-    );
     const gone = await Promise.all(
-      asks.map(async ({ app, url }) => {
+      everyUrl(photos).map(async ({ app, url }) => {
         for (;;) {
           const asked = performance.now();
           if ((await request(app.url).get(imagePath(url))).status === 404) return asked - since;
