@@ -23,17 +23,8 @@ import {
 } from '../domain/organization';
 import { InvalidOrganizationError, OrganizationNotFoundError } from '../domain/organization.errors';
 import { SqlOrganizationRepository } from '../infrastructure/sql-organization.repository';
-import { OrganizationDto } from '../http/dto/organization.dto';
-
-export const ORGANIZATION_USAGE = `Manage organisations (shelters) in the same database:
-
-  npm run apikey -- org create --name <name> --email <address> --city <city> --country <ISO 3166-1 alpha-2, such as GB>
-      [--phone <digits>] [--website <https URL>] [--line1 <street>] [--region <region>] [--postal-code <code>]
-      [--lat <-90..90> --lon <-180..180>] [--adoption-policy <text>]
-  npm run apikey -- org list
-  npm run apikey -- org show <id>
-
-Then issue its staff's first key: npm run apikey -- issue --name <name> --plan pro --organization <id> --scopes ...`;
+import { organizationAnswer } from '../http/dto/organization-answer';
+import { ORGANIZATION_USAGE } from './org-usage';
 
 /**
  * Said at creation without --lat and --lon: a `near` search measures from the location, so the
@@ -199,18 +190,18 @@ export async function organizationCommand(argv: string[]): Promise<string> {
     logger: ['error'],
   });
   try {
-    // Each organisation as the API answers it (OrganizationDto: `findableNearby` included).
+    // Each organisation as the API answers it (`findableNearby` included).
     if (command === 'list') {
       const all = await everyOrganization(app.get(ListOrganizations));
-      return JSON.stringify(all.map(OrganizationDto.of), null, 2);
+      return JSON.stringify(all.map(organizationAnswer), null, 2);
     }
     if (command === 'show') {
       const organization = await app.get(GetOrganization).execute(OPERATOR, wanted);
-      return JSON.stringify(OrganizationDto.of(organization), null, 2);
+      return JSON.stringify(organizationAnswer(organization), null, 2);
     }
     // A command is never a replay: the organisation as the admin API answers it.
     const { replayed: _replayed, ...created } = await app.get(CreateOrganization).execute(input!);
-    const organization = OrganizationDto.of(created);
+    const organization = organizationAnswer(created);
     return (
       `${JSON.stringify(organization, null, 2)}\n\n` +
       (organization.findableNearby ? '' : `${NOT_FINDABLE_NEARBY(organization.id)}\n\n`) +

@@ -1,6 +1,7 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { objectOrNull } from '../../../platform/http/response/object-or-null';
-import { isFindableNearby, Organization, OrganizationNearby } from '../../domain/organization';
+import { Organization, OrganizationNearby } from '../../domain/organization';
+import { organizationAnswer } from './organization-answer';
 
 @ApiSchema({ name: 'Address' })
 export class AddressDto {
@@ -112,22 +113,6 @@ export class OrganizationDto {
 
   /** The answer, members in the document's order. */
   static of(organization: Organization | OrganizationNearby): OrganizationDto {
-    const { id, name, email, phone, website, address, location, adoptionPolicy } = organization;
-    const { version, createdAt, updatedAt } = organization;
-    return {
-      id,
-      name,
-      email,
-      phone,
-      website,
-      address,
-      location,
-      findableNearby: isFindableNearby(organization),
-      adoptionPolicy,
-      version,
-      createdAt,
-      updatedAt,
-      ...('distanceKm' in organization ? { distanceKm: organization.distanceKm } : {}),
-    };
+    return organizationAnswer(organization);
   }
 }
