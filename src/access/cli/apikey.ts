@@ -3,7 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ApiKeys, ApiKeyView, isPlan, PLANS } from '@pet-adoption/api-keys';
 import { parseArgs } from 'node:util';
-import { apiKeysFromConfig } from '../access.module';
+import { apiKeysFromConfig } from '../api-keys-from-config';
 import { ConfigModule } from '../../platform/config/config.module';
 import { AppConfig, loadConfig } from '../../platform/config/app-config';
 import { runCommand } from '../../platform/command-line/run-command';
