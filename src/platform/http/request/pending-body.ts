@@ -63,6 +63,9 @@ export class PendingBody {
     const file = createWriteStream(path, { flags: 'wx' });
     const failed = new Promise<never>((_, reject) => file.once('error', reject));
     failed.catch(() => undefined);
+    // Its open runs on libuv's threads and may end after a refusal: the file is removed only once
+    // the stream has closed, or the open would make it again after the removal (seen in CI).
+    const closed = new Promise<void>((resolve) => file.once('close', () => resolve()));
     const head: Buffer[] = [];
     let kept = 0;
     try {
@@ -80,6 +83,7 @@ export class PendingBody {
       return { size, head: Buffer.concat(head, kept) };
     } catch (error) {
       file.destroy();
+      await closed;
       await rm(path, { force: true });
       if (error instanceof Overflow) return undefined;
       throw error;
