@@ -1,3 +1,4 @@
+import { DeliveryQueue } from '../src/webhooks/application/webhook-delivery';
 import { apiClient } from './support/http';
 import { resetDatabase, startTestApp, TestApp } from './support/test-app';
 import { eventually, WebhookReceiver } from './support/webhook-receiver';
@@ -38,6 +39,7 @@ describe('webhook delivery is fair between keys and destinations', () => {
     healthy = await new WebhookReceiver().start();
   });
   afterEach(async () => {
+    jest.restoreAllMocks();
     // The hanging attempts end when their connections do: then the instance stops at once.
     await hanging.stop();
     await healthy.stop();
@@ -66,6 +68,19 @@ describe('webhook delivery is fair between keys and destinations', () => {
     for (let i = 0; i < 3; i++) await addPet();
     await eventually(() => hanging.received.length >= 20, 10_000, 'the hanging receiver');
 
+    // How long the worker's claims take while the events come: the next claim waits as long as
+    // the last took (docs/adr/0056), so a slow one delays the quiet key's deliveries twice.
+    const queue = t.app.get(DeliveryQueue);
+    const claim = queue.claim.bind(queue);
+    const claims: number[] = [];
+    jest.spyOn(queue, 'claim').mockImplementation(async (request) => {
+      const started = performance.now();
+      try {
+        return await claim(request);
+      } finally {
+        claims.push(Math.round(performance.now() - started));
+      }
+    });
     const commits = new Map<number, number>();
     for (let i = 0; i < EVENTS; i++) {
       const { id, committed } = await addPet();
@@ -85,10 +100,13 @@ describe('webhook delivery is fair between keys and destinations', () => {
     const delays = [...commits].map(([id, committed]) =>
       receipts.has(id) ? receipts.get(id)! - committed : Infinity,
     );
+    // Every delay, in commit order, so that a run past the bound shows its shape: a stall of a
+    // few events (something held the feed or the claim) or all of them late (a slow machine).
     process.stdout.write(
       `webhook fairness (${label}): the quiet key's commit-to-receipt p95 ${p95(delays)} ms, ` +
         `max ${Math.max(...delays)} ms, ${receipts.size} of ${EVENTS} events received; ` +
-        `${hanging.received.length} requests hanging\n`,
+        `${hanging.received.length} requests hanging; in commit order: ${delays.join(' ')} ms; ` +
+        `${claims.length} claims, the longest ${Math.max(0, ...claims)} ms\n`,
     );
     return delays;
   };
